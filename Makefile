@@ -1,0 +1,71 @@
+# curex — keep this file a thin layer over the go tool.
+GO          ?= go
+BIN         := bin/curex
+VERSION     ?= 0.1.0
+COMMIT      ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS     := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+GOBIN       := $(shell $(GO) env GOPATH)/bin
+STATICCHECK := $(GOBIN)/staticcheck
+STATICCHECK_VERSION := v0.8.2
+FUZZTIME    ?= 20s
+GO_DIRS     := cmd exporter
+
+.PHONY: all build deps lint test bench fuzz golden demo sandbox clean
+
+all: build
+
+## build: compile bin/curex
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/curex
+
+## deps: install what the tests need (Go modules, staticcheck)
+deps: $(STATICCHECK)
+	$(GO) mod download
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+## lint: gofmt, go vet, staticcheck
+lint: deps
+	@unformatted="$$(gofmt -l $(GO_DIRS))"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+## test: install what is needed, lint, then the whole suite with the race detector
+test: lint
+	$(GO) mod verify
+	$(GO) test -race -count=1 ./...
+
+## bench: run the benchmarks (figures go to docs/BENCHMARKS.md)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fuzz: run every fuzz target for FUZZTIME each (default 20s)
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+## golden: refresh golden files under testdata/
+golden:
+	$(GO) test ./... -update
+
+## sandbox: serve the sample dataset on http://127.0.0.1:8080
+sandbox: build
+	./$(BIN) sandbox
+
+## demo: build curex and show the sample content (the exported site arrives with the export and site work)
+demo: build
+	@echo "curex built at $(BIN)."
+	@echo "The export and the website are not built yet, so 'make demo' cannot fill output/ yet."
+	@echo "What works today: the API sandbox with the sample curricula. Start it with"
+	@echo "    ./$(BIN) sandbox"
+	@echo "and follow the curl line it prints."
+
+clean:
+	rm -rf bin
+	find output -mindepth 1 ! -name .gitkeep -delete

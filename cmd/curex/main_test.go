@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestVersion(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"version"}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	if !strings.HasPrefix(out.String(), "curex "+version+" (commit ") || !strings.Contains(out.String(), "go1.") {
+		t.Fatalf("version output %q", out.String())
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sandbox", "--rate-limit", "60"}, "--rate-limit"},
+		{[]string{"sandbox", "--faults", "teapot=0.1"}, "--faults"},
+		{[]string{"sandbox", "--latency", "soon"}, "--latency"},
+		{[]string{"sandbox", "--data", "/nonexistent/data.json"}, "--data"},
+		{[]string{"sandbox", "--data", "synthetic:nodes=x"}, "--data"},
+		{[]string{"sandbox", "--log-level", "loud"}, "--log-level"},
+		{[]string{"sandbox", "--no-such-flag"}, "unknown flag"},
+		{[]string{"version", "extra"}, "unexpected argument"},
+		{[]string{"frobnicate"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), tt.args, &out, &errOut)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitUsage, errOut.String())
+			}
+			if !strings.Contains(errOut.String(), tt.want) {
+				t.Fatalf("stderr %q does not mention %q", errOut.String(), tt.want)
+			}
+			if strings.Count(strings.TrimSpace(errOut.String()), "\n") > 0 {
+				t.Fatalf("want one line of error, got %q", errOut.String())
+			}
+		})
+	}
+}
+
+// TestSandboxServes starts `curex sandbox` on a free port, asks it who the
+// printed token belongs to, and stops it the way Ctrl-C would.
+func TestSandboxServes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--token", "extra-token"}, pw, &errOut)
+		pw.Close()
+	}()
+	var base, token string
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() && (base == "" || token == "") {
+		line := strings.TrimSpace(sc.Text())
+		if v, ok := strings.CutPrefix(line, "base URL:"); ok {
+			base = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "token:"); ok {
+			token = strings.Fields(v)[0]
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if base == "" || token != "extra-token" {
+		cancel()
+		t.Fatalf("banner lacks base URL or token: base=%q token=%q; stderr %q", base, token, errOut.String())
+	}
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/me", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	var me struct {
+		Data struct {
+			Type string `json:"type"`
+		} `json:"data"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&me)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || me.Data.Type != "user" {
+		cancel()
+		t.Fatalf("GET /me: %d %+v %v", resp.StatusCode, me, err)
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("sandbox exited %d; stderr %q", code, errOut.String())
+	}
+}

@@ -1,0 +1,241 @@
+package dataset
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SyntheticOptions size a generated dataset.
+type SyntheticOptions struct {
+	// Curricula is the number of base curricula.
+	Curricula int
+	// Variants is the number of variants per base curriculum; every second
+	// one is a variant of the one before, so variants nest two deep.
+	Variants int
+	// Locales is the number of enabled locales, the primary one included.
+	Locales int
+	// Nodes is the number of nodes in each base tree.
+	Nodes int
+	// Depth is the number of levels of each base tree.
+	Depth int
+	// Seed makes the content repeatable.
+	Seed int64
+}
+
+// DefaultSynthetic is the size used for keys a spec leaves out.
+func DefaultSynthetic() SyntheticOptions {
+	return SyntheticOptions{Curricula: 10, Variants: 2, Locales: 3, Nodes: 200, Depth: 3, Seed: 1}
+}
+
+// SyntheticToken is the bearer token of the synthetic dataset.
+const SyntheticToken = "synthetic-token"
+
+// ParseSynthetic reads "curricula=50,variants=4,locales=6,nodes=2000,depth=3,seed=1";
+// every key is optional.
+func ParseSynthetic(s string) (SyntheticOptions, error) {
+	o := DefaultSynthetic()
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return o, nil
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if !ok || err != nil {
+			return o, fmt.Errorf("synthetic dataset: %q: want KEY=NUMBER, such as nodes=2000", part)
+		}
+		lim := map[string][2]int64{
+			"curricula": {1, 10_000}, "variants": {0, 100}, "locales": {1, int64(len(syntheticLocales))},
+			"nodes": {1, 1_000_000}, "depth": {1, 10_000}, "seed": {math.MinInt64, math.MaxInt64},
+		}[k]
+		if lim == [2]int64{} {
+			return o, fmt.Errorf("synthetic dataset: unknown key %q (want curricula, variants, locales, nodes, depth or seed)", k)
+		}
+		if n < lim[0] || n > lim[1] {
+			return o, fmt.Errorf("synthetic dataset: %s=%d is out of range %d to %d", k, n, lim[0], lim[1])
+		}
+		switch k {
+		case "curricula":
+			o.Curricula = int(n)
+		case "variants":
+			o.Variants = int(n)
+		case "locales":
+			o.Locales = int(n)
+		case "nodes":
+			o.Nodes = int(n)
+		case "depth":
+			o.Depth = int(n)
+		case "seed":
+			o.Seed = n
+		}
+	}
+	return o, nil
+}
+
+var syntheticLocales = []Locale{
+	{"en", "English"}, {"es", "Español"}, {"fr", "Français"}, {"ar", "العربية"}, {"ja", "日本語"},
+	{"de", "Deutsch"}, {"pt-BR", "Português (Brasil)"}, {"zh-Hans", "简体中文"}, {"hi", "हिन्दी"},
+	{"ko", "한국어"}, {"he", "עברית"}, {"ru", "Русский"}, {"it", "Italiano"}, {"vi", "Tiếng Việt"},
+}
+
+var syntheticTopics = []string{
+	"Algebra", "Geometry", "Biology", "Chemistry", "Physics", "World History", "Literature",
+	"Statistics", "Computer Science", "Economics", "Earth Science", "Music Theory",
+}
+
+var syntheticWords = strings.Fields(`learners explore model compare explain evidence pattern
+	reason data graph ratio energy system cell source argument structure function change
+	measure predict design test claim variable equation map culture process rate scale`)
+
+// Synthetic generates a dataset of the given size. The same options always
+// give the same dataset.
+func Synthetic(o SyntheticOptions) *Dataset {
+	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed))
+	epoch := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	ds := &Dataset{
+		Organizations: []Organization{{ID: "org-synthetic", Name: "Synthetic School District"}},
+		Users:         []User{{ID: "user-synthetic", Email: "publisher@example.org", Name: "Synthetic Publisher", Organization: "org-synthetic"}},
+		Tokens:        []Token{{Token: SyntheticToken, User: "user-synthetic"}},
+		NodeTypes: []NodeType{
+			{Name: "unit", DisplayName: "Unit", Icon: "book"},
+			{Name: "lesson", DisplayName: "Lesson", Icon: "file-text"},
+			{Name: "activity", DisplayName: "Activity", Icon: "flask"},
+		},
+	}
+	types := []string{"unit", "lesson", "activity"}
+	locales := syntheticLocales[:o.Locales]
+	sentence := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = syntheticWords[rng.IntN(len(syntheticWords))]
+		}
+		s := strings.Join(w, " ")
+		return strings.ToUpper(s[:1]) + s[1:] + "."
+	}
+	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+	for ci := range o.Curricula {
+		topic := syntheticTopics[ci%len(syntheticTopics)]
+		name := fmt.Sprintf("%s %d", topic, ci+1)
+		id := fmt.Sprintf("%d", 1000+ci)
+		shape := ShapeFull
+		if ci%3 == 2 {
+			shape, id = ShapeAlternate, "curriculum_"+id
+		}
+		base := Curriculum{
+			ID: id, Organization: "org-synthetic", Shape: shape, Name: name,
+			Description:   fmt.Sprintf("A synthetic %s course for scale tests.", strings.ToLower(topic)),
+			StructureName: "Units and lessons", PrimaryLocale: "en", Locales: locales,
+			CreatedAt: epoch, UpdatedAt: epoch.Add(time.Duration(ci) * time.Hour),
+			Translations: map[string]map[string]Translation{},
+		}
+		// A balanced tree of o.Nodes nodes and at most o.Depth levels.
+		branch := branching(o.Nodes, o.Depth)
+		var all []*Node
+		made := 0
+		var grow func(parent *[]Node, depth int, prefix string)
+		grow = func(parent *[]Node, depth int, prefix string) {
+			for k := 0; k < branch && made < o.Nodes; k++ {
+				made++
+				nid := fmt.Sprintf("%s-%d", prefix, k+1)
+				*parent = append(*parent, Node{
+					ID: nid, Title: fmt.Sprintf("%s %s", topic, strings.TrimPrefix(nid, id+"-")),
+					NodeType: types[min(depth, len(types)-1)],
+					Attributes: map[string]json.RawMessage{
+						"description":         str(sentence(12) + " " + sentence(9)),
+						"learning_objectives": json.RawMessage(fmt.Sprintf(`[%s,%s]`, str(sentence(6)), str(sentence(7)))),
+						"estimated_minutes":   json.RawMessage(strconv.Itoa(15 + rng.IntN(40))),
+					},
+				})
+			}
+		}
+		// Breadth first, so that the count fills levels evenly.
+		type slot struct {
+			nodes  *[]Node
+			depth  int
+			prefix string
+		}
+		queue := []slot{{&base.Nodes, 0, id}}
+		for len(queue) > 0 && made < o.Nodes {
+			s := queue[0]
+			queue = queue[1:]
+			grow(s.nodes, s.depth, s.prefix)
+			if s.depth+1 < o.Depth {
+				for i := range *s.nodes {
+					n := &(*s.nodes)[i]
+					queue = append(queue, slot{&n.Children, s.depth + 1, n.ID})
+				}
+			}
+		}
+		var collect func(ns []Node)
+		collect = func(ns []Node) {
+			for i := range ns {
+				all = append(all, &ns[i])
+				collect(ns[i].Children)
+			}
+		}
+		collect(base.Nodes)
+		// Translations: coverage falls with each further locale.
+		for li, l := range locales[1:] {
+			share := max(0.2, 0.95-0.15*float64(li))
+			m := map[string]Translation{}
+			for _, n := range all {
+				if rng.Float64() < share {
+					m[n.ID] = Translation{
+						Title:      fmt.Sprintf("%s (%s)", n.Title, l.Code),
+						Attributes: map[string]json.RawMessage{"description": str(fmt.Sprintf("[%s] %s", l.Code, sentence(10)))},
+					}
+				}
+			}
+			base.Translations[l.Code] = m
+		}
+		ds.Curricula = append(ds.Curricula, base)
+		prev := id
+		for vi := range o.Variants {
+			parent := id
+			if vi%2 == 1 {
+				parent = prev
+			}
+			vid := fmt.Sprintf("%s-v%d", id, vi+1)
+			v := Curriculum{
+				ID: vid, Shape: shape, Name: fmt.Sprintf("%s Variant %d", name, vi+1), Parent: parent,
+				Description: "A synthetic variant.", StructureName: base.StructureName,
+				CreatedAt: epoch, UpdatedAt: epoch.Add(time.Duration(ci) * time.Hour),
+			}
+			for k := 0; k < max(1, len(all)/100); k++ {
+				n := all[rng.IntN(len(all))]
+				v.Overrides = append(v.Overrides, Override{
+					Node: n.ID, Title: n.Title + " (adapted)",
+					Attributes: map[string]json.RawMessage{"estimated_minutes": json.RawMessage(strconv.Itoa(20 + rng.IntN(30)))},
+				})
+			}
+			v.Additions = append(v.Additions, Addition{
+				Parent: all[0].ID, Position: 1,
+				Node: Node{ID: vid + "-added", Title: "Local extension " + strconv.Itoa(vi+1), NodeType: types[min(1, len(types)-1)],
+					Attributes: map[string]json.RawMessage{"description": str(sentence(14))}},
+			})
+			ds.Curricula = append(ds.Curricula, v)
+			prev = vid
+		}
+	}
+	return ds
+}
+
+// branching returns the smallest branching factor b for which a tree of
+// depth levels holds nodes nodes: b + b² + ... + b^depth >= nodes.
+func branching(nodes, depth int) int {
+	for b := 1; ; b++ {
+		total, level := 0, 1
+		for range depth {
+			level *= b
+			total += level
+			if total >= nodes {
+				return b
+			}
+		}
+	}
+}
