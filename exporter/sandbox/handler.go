@@ -51,7 +51,14 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now (which testing/synctest fakes).
 	Now func() time.Time
+	// CacheBytes bounds the cache of encoded answers (large resolved trees
+	// are costly to build); 0 means DefaultCacheBytes, a negative value
+	// turns the cache off.
+	CacheBytes int
 }
+
+// DefaultCacheBytes is the default bound of the answer cache.
+const DefaultCacheBytes = 64 << 20
 
 // Handler serves the Curriculum Content API over a dataset. It is safe for
 // concurrent use.
@@ -61,6 +68,8 @@ type Handler struct {
 	log    *slog.Logger
 	ix     atomic.Pointer[dataset.Index]
 
+	cache    bodyCache
+	editMu   sync.Mutex // one Edit at a time
 	mu       sync.Mutex
 	windows  map[string]*ratelimit.Log // per token
 	attempts map[string]int            // per request, for fault draws
@@ -89,6 +98,10 @@ func New(ds *dataset.Dataset, opts Options) (*Handler, error) {
 	if h.opts.Now == nil {
 		h.opts.Now = time.Now
 	}
+	h.cache.limit = opts.CacheBytes
+	if h.cache.limit == 0 {
+		h.cache.limit = DefaultCacheBytes
+	}
 	h.ix.Store(ix)
 	return h, nil
 }
@@ -100,8 +113,8 @@ func (h *Handler) Index() *dataset.Index { return h.ix.Load() }
 // copy is served from the next request on if it validates. Requests under
 // way finish with the old dataset. Tests use it to make upstream changes.
 func (h *Handler) Edit(fn func(*dataset.Dataset) error) error {
-	h.mu.Lock() // one edit at a time, so none is lost
-	defer h.mu.Unlock()
+	h.editMu.Lock() // one edit at a time, so none is lost
+	defer h.editMu.Unlock()
 	raw, err := json.Marshal(h.ix.Load().Dataset())
 	if err != nil {
 		return fmt.Errorf("edit: copy dataset: %w", err)
@@ -198,20 +211,28 @@ func (h *Handler) answer(r *http.Request) (*reply, *caller, *Fault) {
 			}
 			rep := h.errorReply(e)
 			mergeHeader(rep.header, rl)
-			return rep, c, nil
+			return rep, c, fault // damage sends it as it is; the log names the fault
 		}
 	}
 	segs, err := splitPath(strings.TrimPrefix(path, prefix))
-	if err != nil {
-		return h.errorReply(err), c, nil
-	}
-	v, err := route(r, ix, c, segs)
 	if err != nil {
 		rep := h.errorReply(err)
 		mergeHeader(rep.header, rl)
 		return rep, c, nil
 	}
-	rep := h.okReply(r, v)
+	key := c.user.ID + "\x00" + strings.Join(segs, "/") + "?" + r.URL.Query().Encode()
+	enc, ok := h.cache.get(ix, key)
+	if !ok {
+		v, err := route(r, ix, c, segs)
+		if err != nil {
+			rep := h.errorReply(err)
+			mergeHeader(rep.header, rl)
+			return rep, c, nil
+		}
+		enc = encodeTagged(v)
+		h.cache.put(ix, key, enc)
+	}
+	rep := okReply(r, enc)
 	mergeHeader(rep.header, rl)
 	return rep, c, fault
 }
@@ -333,11 +354,17 @@ func (h *Handler) draw(r *http.Request) *Fault {
 	return h.opts.Faults.pick(h.opts.Seed, key, n)
 }
 
-// okReply encodes v with its ETag and answers 304 when the client has it.
-func (h *Handler) okReply(r *http.Request, v any) *reply {
+// encodeTagged encodes v and computes its ETag: the first 128 bits of the
+// body's SHA-256, so equal content always has the same tag.
+func encodeTagged(v any) encoded {
 	body := encode(v)
 	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	return encoded{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+}
+
+// okReply answers 200 with enc, or 304 when the client has it already.
+func okReply(r *http.Request, enc encoded) *reply {
+	body, etag := enc.body, enc.etag
 	hdr := http.Header{
 		"Content-Type":  {"application/json; charset=utf-8"},
 		"Etag":          {etag},
@@ -414,7 +441,11 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, rep *reply) {
 func (h *Handler) damage(w http.ResponseWriter, r *http.Request, rep *reply, f *Fault) {
 	h.delay(r, h.opts.Latency.For(len(rep.body)))
 	half := len(rep.body) / 2
-	switch f.Kind {
+	kind := f.Kind
+	if len(rep.body) == 0 && kind != FaultCut {
+		kind = "" // nothing to damage in a 304: send it as it is
+	}
+	switch kind {
 	case FaultCut:
 		if len(rep.body) > 0 {
 			mergeHeader(w.Header(), rep.header)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -281,12 +282,18 @@ func target(ix *dataset.Index, cur *dataset.Curriculum, q url.Values) (*dataset.
 		if !dataset.ValidLocaleCode(locale) {
 			return nil, "", "", badParam("locale", "%q is not a locale code such as en or pt-BR", locale)
 		}
-		if !ix.HasLocale(t.ID, locale) {
-			codes := []string{}
-			for _, l := range ix.Locales(t.ID) {
-				codes = append(codes, l.Code)
+		// Language tags compare case-insensitively (RFC 5646); answer
+		// with the code as the curriculum spells it.
+		codes, found := []string{}, ""
+		for _, l := range ix.Locales(t.ID) {
+			codes = append(codes, l.Code)
+			if strings.EqualFold(l.Code, locale) {
+				found = l.Code
 			}
-			return nil, "", "", notFound("locale %q is not enabled for curriculum %q", locale, t.ID).
+		}
+		locale = found
+		if found == "" {
+			return nil, "", "", notFound("locale %q is not enabled for curriculum %q", q.Get("locale"), t.ID).
 				with("parameter", "locale").with("available", codes)
 		}
 	}

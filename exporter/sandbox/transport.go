@@ -31,6 +31,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp := rec.Result()
 	resp.Request = req
+	if req.Method == http.MethodHead {
+		// As over a connection: a HEAD response has no body, whatever the
+		// handler wrote (the recorder keeps what a server would drop).
+		resp.Body = http.NoBody
+		return resp, nil
+	}
 	if aborted {
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(rec.Body.Bytes()), errReader{io.ErrUnexpectedEOF}))
 	}

@@ -137,8 +137,7 @@ func Synthetic(o SyntheticOptions) *Dataset {
 		branch := branching(o.Nodes, o.Depth)
 		var all []*Node
 		made := 0
-		var grow func(parent *[]Node, depth int, prefix string)
-		grow = func(parent *[]Node, depth int, prefix string) {
+		grow := func(parent *[]Node, depth int, prefix string) {
 			for k := 0; k < branch && made < o.Nodes; k++ {
 				made++
 				nid := fmt.Sprintf("%s-%d", prefix, k+1)
