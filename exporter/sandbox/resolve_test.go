@@ -228,15 +228,16 @@ func TestResolved(t *testing.T) {
 			},
 		},
 		{
-			// v2 overrode l1 after every es translation of it was written, so
-			// l1 falls back; l4 keeps v1's translation, u1 and l2 the base's.
+			// v2 overrode only attributes of l1 that no translation covers,
+			// so v1's translation of its title still holds; l4 keeps v1's
+			// translation, u1 and l2 the base's.
 			name: "District es", target: "/api/v1/curricula/b1/resolved?variant=District&locale=es", id: "v2", variant: "District", locale: "es",
 			chain: []string{"Base", "Region", "District"}, shape: "d0(d1) u1(l1 l4 l2(a1)) u2(l3) x1", count: 10, resolved: "2026-03-01T00:00:00Z",
 			nodes: map[string]W{
 				"d0": {"Welcome", "Unidad 1", 0, "published", false, "District", 0, "fallback", "Unidad"},
 				"d1": {"Orientation", "Lección 1", 0, "published", false, "District", 0, "fallback", "Lección"},
 				"u1": {"Unidad uno", "Unidad 2", 1, "published", true, "Base", 0, "translated", "Unidad"},
-				"l1": {"Lesson one (regional)", "Lección 1", 0, "published", false, "District", 2, "fallback", "Lección"},
+				"l1": {"Lección uno (regional)", "Lección 1", 0, "published", false, "District", 2, "translated", "Lección"},
 				"l4": {"Lección regional", "Lección 2", 1, "published", true, "Region", 0, "translated", "Lección"},
 				"l2": {"Lección dos", "Lección 3", 2, "published", true, "Base", 0, "translated", "Lección"},
 				"a1": {"Activity", "Activity 1", 0, "published", true, "Base", 0, "fallback", "Activity"},
@@ -275,7 +276,7 @@ func TestResolved(t *testing.T) {
 		{
 			name: "variant naming itself", target: "/api/v1/curricula/v2/resolved?variant=District&locale=es", id: "v2", variant: "District", locale: "es",
 			chain: []string{"Base", "Region", "District"}, shape: "d0(d1) u1(l1 l4 l2(a1)) u2(l3) x1", count: 10, resolved: "2026-03-01T00:00:00Z",
-			nodes: map[string]W{"l1": {"Lesson one (regional)", "Lección 1", 0, "published", false, "District", 2, "fallback", "Lección"}},
+			nodes: map[string]W{"l1": {"Lección uno (regional)", "Lección 1", 0, "published", false, "District", 2, "translated", "Lección"}},
 		},
 		{
 			name: "other organization", target: "/api/v1/curricula/other/resolved", id: "other", locale: "en",
@@ -408,7 +409,7 @@ func TestLocaleProgress(t *testing.T) {
 		// 8 nodes: v1 translates its l1 and l4; the base's u1 and l2 count.
 		{"v1", tokA, map[string]p{"en": {100, 100}, "es": {50, 50}, "ar": {12, 0}}},
 		// 10 nodes: l1 is District's own content, untranslated.
-		{"v2", tokA, map[string]p{"en": {100, 100}, "es": {30, 30}, "ar": {10, 0}}},
+		{"v2", tokA, map[string]p{"en": {100, 100}, "es": {40, 40}, "ar": {10, 0}}},
 		{"other", tokB, map[string]p{"en": {100, 100}}},
 	}
 	for _, tc := range tests {
@@ -461,7 +462,7 @@ func TestResolvedContentNode(t *testing.T) {
 		{"/api/v1/content_nodes/l1/resolved?variant=Region&locale=es", tokA, "v1", []string{"Base", "Region"}, "u1", "l1", 1, 1,
 			nodeWant{"Lección uno (regional)", "Lección 1", 0, "published", false, "Region", 1, "translated", "Lección"}, "es"},
 		{"/api/v1/content_nodes/l1/resolved?variant=District&locale=es", tokA, "v2", []string{"Base", "Region", "District"}, "u1", "l1", 1, 1,
-			nodeWant{"Lesson one (regional)", "Lección 1", 0, "published", false, "District", 2, "fallback", "Lección"}, "es"},
+			nodeWant{"Lección uno (regional)", "Lección 1", 0, "published", false, "District", 2, "translated", "Lección"}, "es"},
 		{"/api/v1/content_nodes/u1/resolved?variant=District&locale=es", tokA, "v2", []string{"Base", "Region", "District"}, "", "u1(l1 l4 l2(a1))", 5, 2,
 			nodeWant{"Unidad uno", "Unidad 2", 1, "published", true, "Base", 0, "translated", "Unidad"}, "es"},
 		{"/api/v1/content_nodes/u1/resolved?locale=ar", tokA, "b1", []string{"Base"}, "", "u1(l1 l2(a1))", 4, 2,

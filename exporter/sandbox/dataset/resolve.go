@@ -38,9 +38,13 @@ type ResolvedNode struct {
 	Parent         *ResolvedNode
 	Children       []*ResolvedNode
 
-	// source is the curriculum whose version of the content is shown; index
-	// is its position in the chain.
-	source int
+	// source is the chain position of the curriculum whose version of the
+	// content is shown; authored that of the curriculum that created the
+	// node.
+	source, authored int
+	// changed maps a field (titleField or an attribute member) to the chain
+	// position of the last override that set it.
+	changed map[string]int
 	// explicitLabel is true when the dataset set the ordinal label.
 	explicitLabel bool
 }
@@ -180,6 +184,7 @@ func (t *Tree) build(n *Node, parent *ResolvedNode, level int) *ResolvedNode {
 		Attributes:     maps.Clone(n.Attributes),
 		Parent:         parent,
 		source:         level,
+		authored:       level,
 	}
 	if r.WorkflowStatus == "" {
 		r.WorkflowStatus = StatusPublished
@@ -195,8 +200,15 @@ func (t *Tree) build(n *Node, parent *ResolvedNode, level int) *ResolvedNode {
 }
 
 func (r *ResolvedNode) override(o *Override, level int) {
+	if r.changed == nil {
+		r.changed = map[string]int{}
+	}
 	if o.Title != "" {
 		r.Title = o.Title
+		r.changed[titleField] = level
+	}
+	for k := range o.Attributes {
+		r.changed[k] = level
 	}
 	if o.NodeType != "" {
 		r.NodeType.Name = o.NodeType
@@ -269,16 +281,41 @@ func (t *Tree) translate(ix *Index, chain []*Curriculum, n *ResolvedNode) {
 	n.TypeDisplay = n.NodeType.DisplayName + " " + n.OrdinalLabel
 }
 
+// titleField names the title in ResolvedNode.changed; attribute members
+// cannot be called that, since JSON object keys never hold a NUL.
+const titleField = "\x00title"
+
 // findTranslation looks for a translation of n into locale from the end of
-// chain back to n's source. Draft translations count only when drafts is true.
+// chain back to the curriculum that created n; the first current one wins. A
+// translation is current when no later override changed a field it
+// translates: a translation of text that has since changed describes other
+// content. Draft translations count only when drafts is true.
 func findTranslation(chain []*Curriculum, n *ResolvedNode, locale string, drafts bool) (Translation, bool) {
-	for i := len(chain) - 1; i >= n.source; i-- {
+	for i := len(chain) - 1; i >= n.authored; i-- {
 		tr, ok := chain[i].Translations[locale][n.ID]
-		if ok && (drafts || tr.Status == "" || tr.Status == StatusPublished) {
-			return tr, true
+		if !ok || !(drafts || tr.Status == "" || tr.Status == StatusPublished) {
+			continue
 		}
+		if n.stale(tr, i) {
+			continue
+		}
+		return tr, true
 	}
 	return Translation{}, false
+}
+
+// stale reports whether an override after chain position at changed a field
+// that tr translates.
+func (n *ResolvedNode) stale(tr Translation, at int) bool {
+	if tr.Title != "" && n.changed[titleField] > at {
+		return true
+	}
+	for k := range tr.Attributes {
+		if n.changed[k] > at {
+			return true
+		}
+	}
+	return false
 }
 
 // Progress is the translation progress of one locale of a curriculum.

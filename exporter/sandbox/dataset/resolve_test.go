@@ -157,9 +157,9 @@ func TestResolveTranslation(t *testing.T) {
 		{"v1", "es", "l4", "Lección regional", TranslationInfo{true, TranslationTranslated, "es"}, "Lección 2"},
 		// Inherited, untouched nodes keep the base's translation.
 		{"v2", "es", "l2", "Lección dos", TranslationInfo{true, TranslationTranslated, "es"}, "Lección 3"},
-		// District overrode l1 again and did not translate it: older
-		// translations describe other content, so the primary locale shows.
-		{"v2", "es", "l1", "Lesson one (regional)", TranslationInfo{false, TranslationFallback, "en"}, "Lección 1"},
+		// District overrode attributes of l1 that no translation covers:
+		// Region's translation of the title still holds.
+		{"v2", "es", "l1", "Lección uno (regional)", TranslationInfo{true, TranslationTranslated, "es"}, "Lección 1"},
 		// A draft translation is not served.
 		{"b1", "ar", "u1", "Unit one", TranslationInfo{false, TranslationFallback, "en"}, "Unit 1"},
 	}
@@ -194,8 +194,8 @@ func TestProgress(t *testing.T) {
 		{"b1", "en:true:100:100 es:false:42:42 ar:false:14:0"},
 		// v1 has 8 nodes: es has u1, l2 from the base, l1 and l4 from v1.
 		{"v1", "en:true:100:100 es:false:50:50 ar:false:12:0"},
-		// v2 has 10 nodes: l1 lost its translation by the override.
-		{"v2", "en:true:100:100 es:false:30:30 ar:false:10:0"},
+		// v2 has 10 nodes and keeps the 4 translations of v1.
+		{"v2", "en:true:100:100 es:false:40:40 ar:false:10:0"},
 	}
 	for _, tt := range tests {
 		ps, err := ix.Progress(tt.id)
@@ -305,4 +305,46 @@ func shapeOr(s string) string {
 		return ShapeFull
 	}
 	return s
+}
+
+// TestStaleTranslations checks that a translation is used only while the
+// text it translates is unchanged by later overrides.
+func TestStaleTranslations(t *testing.T) {
+	tests := []struct {
+		name     string
+		override Override
+		title    string
+		status   string
+		desc     string
+	}{
+		{"no change", Override{Node: "zz"}, "Unidad uno", TranslationTranslated, `"Sobre *uno*."`},
+		{"untranslated member changed", Override{Node: "u1", Attributes: map[string]json.RawMessage{"estimated_minutes": json.RawMessage("30")}},
+			"Unidad uno", TranslationTranslated, `"Sobre *uno*."`},
+		{"workflow status changed", Override{Node: "u1", WorkflowStatus: StatusInReview}, "Unidad uno", TranslationTranslated, `"Sobre *uno*."`},
+		{"title changed", Override{Node: "u1", Title: "Unit one, revised"}, "Unit one, revised", TranslationFallback, `"About *one*."`},
+		{"translated member changed", Override{Node: "u1", Attributes: map[string]json.RawMessage{"description": json.RawMessage(`"New."`)}},
+			"Unit one", TranslationFallback, `"New."`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := broken(t, func(ds *Dataset) {
+				if tt.override.Node != "zz" {
+					c := curriculum(ds, "v2")
+					c.Overrides = append(c.Overrides, tt.override)
+				}
+			})
+			ix, err := NewIndex(ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := ix.Resolve("v2", "es")
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := tr.Node("u1")
+			if n.Title != tt.title || n.Translation.Status != tt.status || string(n.Attributes["description"]) != tt.desc {
+				t.Errorf("got %q %s %s, want %q %s %s", n.Title, n.Translation.Status, n.Attributes["description"], tt.title, tt.status, tt.desc)
+			}
+		})
+	}
 }
