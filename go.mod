@@ -1,8 +1,14 @@
 module github.com/curex/curex
 
-go 1.26
+go 1.26.0
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/spf13/afero v1.15.0
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/sync v0.24.0
+	golang.org/x/text v0.28.0
+)
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

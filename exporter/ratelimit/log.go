@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -33,14 +34,24 @@ func (l *Log) Limits() Limits { return slices.Clone(l.limits) }
 
 // Next returns the earliest time, not before now, at which one more request
 // fits every limit. Recorded times must not lie after now.
-func (l *Log) Next(now time.Time) time.Time {
+func (l *Log) Next(now time.Time) time.Time { return l.NextFor(now, l.limits) }
+
+// NextFor is Next under the limits ls instead of the log's own, judged by
+// the same recorded requests. A caller that paces under limits it lowers and
+// raises again (or under stretched windows) keeps one log and asks it with
+// the limits of the moment. The log remembers as many requests, and as far
+// back, as its own limits need, so ls must not ask for more: no count above
+// the log's largest count and no window longer than its longest window.
+// Counts below 1 count as 1. Recorded times must not lie after now.
+func (l *Log) NextFor(now time.Time, ls Limits) time.Time {
 	next := now
-	for _, lim := range l.limits {
-		if len(l.times) < lim.Count {
+	for _, lim := range ls {
+		count := max(lim.Count, 1)
+		if len(l.times) < count {
 			continue
 		}
 		// The Count-th most recent request must leave the window first.
-		if t := l.times[len(l.times)-lim.Count].Add(lim.Window); t.After(next) {
+		if t := l.times[len(l.times)-count].Add(lim.Window); t.After(next) {
 			next = t
 		}
 	}
@@ -68,34 +79,44 @@ func (l *Log) Add(t time.Time) {
 }
 
 // prune drops entries that no limit can see any more, keeping memory bounded
-// by the largest count.
+// by the largest count. It re-slices instead of moving the kept entries, so
+// that an Add costs O(log n) even with a count in the thousands; append
+// copies the live entries into a fresh array when the old one is used up.
 func (l *Log) prune(now time.Time) {
-	drop := 0
-	if n := len(l.times) - l.keep; n > 0 {
-		drop = n
-	}
-	for drop < len(l.times) && !l.times[drop].After(now.Add(-l.span)) {
-		drop++
-	}
+	drop := max(len(l.times)-l.keep, 0)
+	// times is sorted: skip everything at or before now-span.
+	cutoff := now.Add(-l.span)
+	drop += sort.Search(len(l.times)-drop, func(i int) bool { return l.times[drop+i].After(cutoff) })
 	if drop > 0 {
-		l.times = slices.Delete(l.times, 0, drop)
+		l.times = l.times[drop:]
 	}
 }
 
 // Usage reports, for each limit in order, how many recorded requests lie in
 // its window ending at now.
-func (l *Log) Usage(now time.Time) []int {
-	out := make([]int, len(l.limits))
-	for i, lim := range l.limits {
+func (l *Log) Usage(now time.Time) []int { return l.UsageFor(now, l.limits) }
+
+// UsageFor is Usage for the windows of ls instead of the log's own; the
+// windows must not be longer than the log's longest (see NextFor). Recorded
+// times after now are not counted.
+func (l *Log) UsageFor(now time.Time, ls Limits) []int {
+	out := make([]int, len(ls))
+	// times is sorted: end is the first entry after now.
+	end := sort.Search(len(l.times), func(i int) bool { return l.times[i].After(now) })
+	for i, lim := range ls {
 		start := now.Add(-lim.Window)
-		// times is sorted: find the first entry inside (start, now].
-		j, _ := slices.BinarySearchFunc(l.times, start, func(e, t time.Time) int {
-			if e.After(t) {
-				return 1
-			}
-			return -1
-		})
-		out[i] = len(l.times) - j
+		// The first entry inside (start, now].
+		j := sort.Search(end, func(i int) bool { return l.times[i].After(start) })
+		out[i] = end - j
 	}
 	return out
+}
+
+// Clone returns an independent copy of l, for what-if schedules such as
+// an estimate of how long the next thousand requests take.
+func (l *Log) Clone() *Log {
+	c := *l
+	c.limits = slices.Clone(l.limits)
+	c.times = slices.Clone(l.times)
+	return &c
 }

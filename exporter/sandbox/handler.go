@@ -220,7 +220,8 @@ func (h *Handler) answer(r *http.Request) (*reply, *caller, *Fault) {
 		mergeHeader(rep.header, rl)
 		return rep, c, nil
 	}
-	key := c.user.ID + "\x00" + strings.Join(segs, "/") + "?" + r.URL.Query().Encode()
+	// The escaped path keeps "a/b" (one id) apart from "a"/"b" (two segments).
+	key := c.user.ID + "\x00" + path + "?" + r.URL.Query().Encode()
 	enc, ok := h.cache.get(ix, key)
 	if !ok {
 		v, err := route(r, ix, c, segs)

@@ -266,7 +266,7 @@ func target(ix *dataset.Index, cur *dataset.Curriculum, q url.Values) (*dataset.
 	t := cur
 	if variant != "" {
 		t = ix.VariantByName(cur.ID, variant)
-		if t == nil && cur.Parent != "" && cur.Name == variant {
+		if t == nil && cur.Name == variant {
 			t = cur
 		}
 		if t == nil {

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/ratelimit"
+)
+
+// apiFlags are the flags of every command that talks to the API.
+type apiFlags struct {
+	baseURL   string
+	tokenFile string
+	allowHTTP bool
+	rateLimit string
+	cacheDir  string
+}
+
+func (f *apiFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.baseURL, "base-url", "", "the API's base address (env CUREX_BASE_URL); /api/v1/... is appended")
+	fl.StringVar(&f.tokenFile, "token-file", "", "read the API token from this file instead of $"+api.EnvToken)
+	fl.BoolVar(&f.allowHTTP, "allow-http", false, "allow plain HTTP to a host that is not loopback (the token travels unencrypted)")
+	fl.StringVar(&f.rateLimit, "rate-limit", ratelimit.Default().String(), "limits to stay under, COUNT/WINDOW pairs all honoured at once")
+	fl.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "ETag cache and fetched bodies")
+}
+
+func defaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "curex")
+	}
+	return filepath.Join(os.TempDir(), "curex-cache")
+}
+
+// config fills the API part of an exporter.Config: flag > environment >
+// default. The token comes from the environment or a file, never a flag.
+func (f *apiFlags) config(c *exporter.Config) error {
+	c.BaseURL = f.baseURL
+	if c.BaseURL == "" {
+		c.BaseURL = os.Getenv("CUREX_BASE_URL")
+	}
+	if c.BaseURL == "" {
+		return usageErr(errors.New("no API base URL: give --base-url or set CUREX_BASE_URL"))
+	}
+	var err error
+	if f.tokenFile != "" {
+		if c.Token, err = api.ReadTokenFile(f.tokenFile); err != nil {
+			return usageErr(fmt.Errorf("--token-file: %w", err))
+		}
+	} else if c.Token, err = api.TokenFromEnv(); err != nil {
+		if _, set := os.LookupEnv(api.EnvToken); !set {
+			return usageErr(fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken))
+		}
+		return usageErr(fmt.Errorf("$%s: %w", api.EnvToken, err))
+	}
+	c.AllowHTTP = f.allowHTTP
+	if c.Limits, err = ratelimit.Parse(f.rateLimit); err != nil {
+		return usageErr(fmt.Errorf("--rate-limit: %w", err))
+	}
+	c.CacheDir = f.cacheDir
+	c.Generator = "curex " + version
+	return nil
+}
+
+// selectFlags choose what to export.
+type selectFlags struct {
+	curricula          []string
+	variants           string
+	locales            string
+	minTranslation     int
+	includeUnpublished bool
+	concurrency        int
+}
+
+func (f *selectFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.curricula, "curriculum", nil, "base curriculum id to export (repeatable; default all)")
+	fl.StringVar(&f.variants, "variants", "all", "all, base, or a comma-separated list of variant names (may include base)")
+	fl.StringVar(&f.locales, "locales", "all", "all, or a comma-separated list of locale codes")
+	fl.IntVar(&f.minTranslation, "min-translation", 0, "skip locales less than this percent published (0-100)")
+	fl.BoolVar(&f.includeUnpublished, "include-unpublished", false, "include curricula and nodes that are not published")
+	fl.IntVar(&f.concurrency, "concurrency", 4, "trees fetched at once (the rate limiter sets the pace)")
+}
+
+func (f *selectFlags) filter() (fetch.Filter, error) {
+	if f.minTranslation < 0 || f.minTranslation > 100 {
+		return fetch.Filter{}, usageErr(fmt.Errorf("--min-translation %d: want 0 to 100", f.minTranslation))
+	}
+	return fetch.Filter{
+		Curricula:          f.curricula,
+		Variants:           splitList(f.variants),
+		Locales:            splitList(f.locales),
+		MinTranslation:     f.minTranslation,
+		IncludeUnpublished: f.includeUnpublished,
+	}, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+type exportFlags struct {
+	api         apiFlags
+	sel         selectFlags
+	output      string
+	formats     string
+	maxRequests int64
+	progress    string
+}
+
+func newExportCommand(g *globals) *cobra.Command {
+	f := &exportFlags{}
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Fetch every variant × locale and write the output",
+		Long: `export discovers the curricula the token can see, plans every variant × locale,
+fetches the resolved trees within the rate limits (conditional requests
+against the ETag cache, retries with backoff), and writes the output folder
+atomically: a failed run leaves the previous output as it was.
+
+Exit codes: 0 all exported; 1 failed, previous output untouched; 2 usage or
+configuration error; 3 partial: some exports failed and kept their previous
+version, the rest were written.`,
+		Example: `  CURRICULUM_API_TOKEN=... curex export --base-url https://api.example.org --output site/
+  curex export --base-url http://127.0.0.1:8080 --variants base,Texas --locales en,es`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(cmd.Context(), g, f) },
+	}
+	f.api.register(cmd)
+	f.sel.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.output, "output", "output", "output folder")
+	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated")
+	fl.Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
+	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	return cmd
+}
+
+func runExport(ctx context.Context, g *globals, f *exportFlags) error {
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
+	c := exporter.Config{Output: f.output, Formats: splitList(f.formats), MaxRequests: f.maxRequests, Log: log}
+	if err := f.api.config(&c); err != nil {
+		return err
+	}
+	if c.Filter, err = f.sel.filter(); err != nil {
+		return err
+	}
+	c.Concurrency = f.sel.concurrency
+	if f.maxRequests < 0 {
+		return usageErr(fmt.Errorf("--max-requests %d: want 0 or more", f.maxRequests))
+	}
+	switch f.progress {
+	case "auto":
+		c.Progress = &exporter.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr)}
+	case "bar":
+		c.Progress = &exporter.Lines{W: g.stderr, Bar: true}
+	case "plain":
+		c.Progress = &exporter.Lines{W: g.stderr, Every: 10 * time.Second}
+	case "none":
+	default:
+		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))
+	}
+	sum, err := exporter.Run(ctx, c)
+	if err != nil {
+		var ce *exporter.ConfigError
+		if errors.As(err, &ce) {
+			return usageErr(err)
+		}
+		return err
+	}
+	printSummary(g, f.output, sum)
+	if sum.Partial() {
+		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed and kept their previous version", len(sum.Failures), sum.Planned)}
+	}
+	return nil
+}
+
+func printSummary(g *globals, out string, s *exporter.Summary) {
+	st := s.Stats
+	fmt.Fprintf(g.stdout, "exported %d of %d trees to %s in %s\n", s.Written, s.Planned, out, s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(g.stdout, "requests %d: %d ok, %d not modified, %d rate limited, %d server errors, %d transport errors, %d retries; %d files\n",
+		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.Retries, s.Files)
+	for _, sk := range s.Skipped {
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
+	}
+	for _, fl := range s.Failures {
+		kept := "no previous version"
+		if fl.Kept {
+			kept = "previous version kept"
+		}
+		fmt.Fprintf(g.stdout, "failed %s (%s): %v\n", fl.Export.Dir(), kept, fl.Err)
+	}
+	if s.NotFetched > 0 {
+		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests; run again to continue (the cache keeps what was fetched)\n", s.NotFetched)
+	}
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter"
+)
+
+func newWhoamiCommand(g *globals) *cobra.Command {
+	f := &apiFlags{}
+	cmd := &cobra.Command{
+		Use:   "whoami",
+		Short: "Verify the API token (GET /api/v1/me)",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c := exporter.Config{}
+			if err := f.config(&c); err != nil {
+				return err
+			}
+			u, err := exporter.WhoAmI(cmd.Context(), c)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(g.stdout, "%s <%s>, %s (user %s)\n", u.Name, u.Email, u.OrganizationName, u.ID)
+			return err
+		},
+	}
+	f.register(cmd)
+	return cmd
+}

@@ -1,0 +1,315 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// ResolveOptions selects what Resolved and ResolvedNode resolve. Empty
+// fields are left out of the query.
+type ResolveOptions struct {
+	// Variant is the name of a variant (not its id); empty resolves the
+	// curriculum asked about.
+	Variant string
+	// Locale is a locale code such as "es"; empty gives the primary
+	// (base-language) content.
+	Locale string
+}
+
+func (o ResolveOptions) query() url.Values {
+	q := url.Values{}
+	if o.Variant != "" {
+		q.Set("variant", o.Variant)
+	}
+	if o.Locale != "" {
+		q.Set("locale", o.Locale)
+	}
+	return q
+}
+
+// Inheritance tells where a resolved node's content comes from.
+type Inheritance struct {
+	// IsInherited reports content written in another curriculum of the
+	// chain than the one resolved.
+	IsInherited bool
+	// SourceCurriculum names the curriculum the content comes from.
+	SourceCurriculum string
+	// OverrideLevel counts the overrides applied; 0 means as first
+	// written.
+	OverrideLevel int
+}
+
+// Translation tells which language a resolved node's text is in.
+type Translation struct {
+	// IsTranslated reports text in the requested locale.
+	IsTranslated bool
+	// Status is translation_status: "translated" or any other value
+	// ("fallback", "original", ...), kept as it is.
+	Status string
+	// SourceLocale is the locale of the text shown.
+	SourceLocale string
+}
+
+// ResolvedNode is a content node with inheritance and translation applied,
+// and its whole subtree.
+type ResolvedNode struct {
+	// ID and Title identify and name the node.
+	ID, Title string
+	// NodeType is the node's kind, its display name localized.
+	NodeType NodeType
+	// OrdinalLabel, TypeDisplay and WorkflowStatus are as in Node; an
+	// unknown workflow status is kept as it is.
+	OrdinalLabel, TypeDisplay, WorkflowStatus string
+	// Position is the place among siblings; Depth is 0 for a root node
+	// (counted from the nesting when the record leaves it out).
+	Position, Depth int
+	// Attributes holds the free-form content fields exactly as served.
+	Attributes map[string]json.RawMessage
+	// Inheritance describes where the content comes from.
+	Inheritance Inheritance
+	// Translation describes the language of the text.
+	Translation Translation
+	// Children are the child nodes, in order; nil for a leaf.
+	Children []ResolvedNode
+}
+
+// ResolvedCurriculum is a curriculum resolved for a variant and a locale,
+// with its complete tree (spec section 2.5).
+type ResolvedCurriculum struct {
+	// ID is the id of the curriculum resolved (the variant's when one was
+	// asked for); Name its name.
+	ID, Name string
+	// Variant is the variant name asked for (empty for none); Locale the
+	// locale of the content.
+	Variant, Locale string
+	// ResolvedAt is attributes.resolved_at; zero when absent.
+	ResolvedAt time.Time
+	// Nodes are the root nodes, each with its subtree.
+	Nodes []ResolvedNode
+	// VariantChain lists curriculum names from the base to the one
+	// resolved.
+	VariantChain []string
+	// MetaLocale is meta.locale.
+	MetaLocale string
+	// NodeCount and MaxDepth are meta.node_count and meta.max_depth, or
+	// counted from Nodes when absent.
+	NodeCount, MaxDepth int
+}
+
+// Resolved returns a curriculum with inheritance and translation applied
+// and its complete tree (GET /api/v1/curricula/:id/resolved).
+func (c *Client) Resolved(ctx context.Context, id string, o ResolveOptions) (*ResolvedCurriculum, *Response, error) {
+	seg, err := escapeID("curriculum", id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := new(ResolvedCurriculum)
+	resp, err := c.get(ctx, "curricula/"+seg+"/resolved", o.query(), r)
+	if err != nil {
+		return nil, resp, err
+	}
+	return r, resp, nil
+}
+
+// ResolvedNode returns one content node with inheritance and translation
+// applied, and its subtree (GET /api/v1/content_nodes/:id/resolved).
+func (c *Client) ResolvedNode(ctx context.Context, id string, o ResolveOptions) (*ResolvedNode, *Response, error) {
+	seg, err := escapeID("content node", id)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := new(ResolvedNode)
+	resp, err := c.get(ctx, "content_nodes/"+seg+"/resolved", o.query(), n)
+	if err != nil {
+		return nil, resp, err
+	}
+	return n, resp, nil
+}
+
+// DecodeResolved decodes the body of a /resolved response, such as one kept
+// in a Cache, so that a curriculum can be rebuilt without a request.
+func DecodeResolved(body []byte) (*ResolvedCurriculum, error) {
+	r := new(ResolvedCurriculum)
+	if err := Decode(body, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+type inheritanceWire struct {
+	IsInherited      flexBool `json:"is_inherited"`
+	SourceCurriculum string   `json:"source_curriculum"`
+	OverrideLevel    flexInt  `json:"override_level"`
+}
+
+type translationWire struct {
+	IsTranslated      flexBool `json:"is_translated"`
+	TranslationStatus string   `json:"translation_status"`
+	Status            string   `json:"status"`
+	SourceLocale      string   `json:"source_locale"`
+}
+
+type resolvedAttrs struct {
+	nodeAttrs
+	Inheritance inheritanceWire    `json:"inheritance_metadata"`
+	Translation translationWire    `json:"translation_metadata"`
+	Children    []resolvedNodeWire `json:"children"`
+}
+
+// resolvedNodeWire is a resolved node record. Its children sit beside
+// attributes; inside attributes or under relationships they are found too.
+type resolvedNodeWire struct {
+	ID            flexString          `json:"id"`
+	Attributes    resolvedAttrs       `json:"attributes"`
+	Children      []resolvedNodeWire  `json:"children"`
+	Relationships map[string]relation `json:"relationships"`
+}
+
+// resolvedNodeOf converts a resolved node and its subtree; depth is used
+// when the record has none.
+func resolvedNodeOf(w *resolvedNodeWire, depth int) (ResolvedNode, error) {
+	a := &w.Attributes
+	n := ResolvedNode{
+		ID:             string(w.ID),
+		Title:          a.title(),
+		NodeType:       a.NodeType.nodeType(),
+		OrdinalLabel:   string(a.OrdinalLabel),
+		TypeDisplay:    a.TypeDisplay,
+		WorkflowStatus: a.WorkflowStatus,
+		Position:       int(a.Position),
+		Depth:          a.depthOr(depth),
+		Attributes:     a.Attributes,
+		Inheritance: Inheritance{
+			IsInherited:      bool(a.Inheritance.IsInherited),
+			SourceCurriculum: a.Inheritance.SourceCurriculum,
+			OverrideLevel:    int(a.Inheritance.OverrideLevel),
+		},
+		Translation: Translation{
+			IsTranslated: bool(a.Translation.IsTranslated),
+			Status:       a.Translation.TranslationStatus,
+			SourceLocale: a.Translation.SourceLocale,
+		},
+	}
+	if n.Translation.Status == "" {
+		n.Translation.Status = a.Translation.Status
+	}
+	children := w.Children
+	if children == nil {
+		children = a.Children
+	}
+	if children == nil {
+		var err error
+		if children, err = relationList[resolvedNodeWire](w.Relationships, "children"); err != nil {
+			return ResolvedNode{}, err
+		}
+	}
+	for i := range children {
+		c, err := resolvedNodeOf(&children[i], n.Depth+1)
+		if err != nil {
+			return ResolvedNode{}, err
+		}
+		n.Children = append(n.Children, c)
+	}
+	return n, nil
+}
+
+type resolvedCurriculumAttrs struct {
+	Name       string   `json:"name"`
+	Title      string   `json:"title"`
+	Variant    string   `json:"variant"`
+	Locale     string   `json:"locale"`
+	ResolvedAt flexTime `json:"resolved_at"`
+}
+
+type resolvedMeta struct {
+	VariantChain []flexString `json:"variant_chain"`
+	Locale       string       `json:"locale"`
+	NodeCount    *flexInt     `json:"node_count"`
+	MaxDepth     *flexInt     `json:"max_depth"`
+}
+
+// resolvedCurriculumWire is the data of a resolved curriculum; a tree under
+// children instead of relationships is found too.
+type resolvedCurriculumWire struct {
+	resource[resolvedCurriculumAttrs]
+	Children []resolvedNodeWire `json:"children"`
+}
+
+// decodeBody reads the envelope of GET /api/v1/curricula/:id/resolved.
+func (r *ResolvedCurriculum) decodeBody(body []byte) error {
+	data, meta, err := decodeEnvelope[resolvedCurriculumWire, resolvedMeta](body, "resolved curriculum")
+	if err != nil {
+		return err
+	}
+	a := data.Attributes
+	out := ResolvedCurriculum{
+		ID:         string(data.ID),
+		Name:       a.Name,
+		Variant:    a.Variant,
+		Locale:     a.Locale,
+		ResolvedAt: a.ResolvedAt.Time,
+		MetaLocale: meta.Locale,
+	}
+	if out.Name == "" {
+		out.Name = a.Title
+	}
+	if out.Locale == "" {
+		out.Locale = meta.Locale
+	}
+	for _, name := range meta.VariantChain {
+		out.VariantChain = append(out.VariantChain, string(name))
+	}
+	roots, err := relationList[resolvedNodeWire](data.Relationships, "content_nodes", "root_nodes", "nodes")
+	if err != nil {
+		return fmt.Errorf("decode resolved curriculum: %w", err)
+	}
+	if roots == nil {
+		roots = data.Children
+	}
+	count, deepest := 0, 0
+	for i := range roots {
+		n, err := resolvedNodeOf(&roots[i], 0)
+		if err != nil {
+			return errorIn("resolved curriculum", "nodes", err)
+		}
+		n.walk(func(x *ResolvedNode) {
+			count++
+			deepest = max(deepest, x.Depth)
+		})
+		out.Nodes = append(out.Nodes, n)
+	}
+	out.NodeCount, out.MaxDepth = count, deepest
+	if meta.NodeCount != nil {
+		out.NodeCount = int(*meta.NodeCount)
+	}
+	if meta.MaxDepth != nil {
+		out.MaxDepth = int(*meta.MaxDepth)
+	}
+	*r = out
+	return nil
+}
+
+// decodeBody reads the envelope of GET /api/v1/content_nodes/:id/resolved.
+func (n *ResolvedNode) decodeBody(body []byte) error {
+	data, _, err := decodeEnvelope[resolvedNodeWire, json.RawMessage](body, "resolved content node")
+	if err != nil {
+		return err
+	}
+	out, err := resolvedNodeOf(data, 0)
+	if err != nil {
+		return errorIn("resolved content node", "children", err)
+	}
+	*n = out
+	return nil
+}
+
+// walk calls fn for n and every node below it, parents first.
+func (n *ResolvedNode) walk(fn func(*ResolvedNode)) {
+	fn(n)
+	for i := range n.Children {
+		n.Children[i].walk(fn)
+	}
+}

@@ -1,0 +1,306 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/slug"
+)
+
+// BaseSlug is the variant slug of a base curriculum.
+const BaseSlug = "base"
+
+// Filter selects what a run exports.
+type Filter struct {
+	// Curricula are base curriculum ids; empty means all.
+	Curricula []string
+	// Variants is "all" (default), "base", or a list of variant names; the
+	// list may include "base" for the base curriculum itself.
+	Variants []string
+	// Locales is empty or ["all"] for every enabled locale, or a list of
+	// codes.
+	Locales []string
+	// MinTranslation skips locales whose published_progress is below it
+	// (the primary locale is always kept).
+	MinTranslation int
+	// IncludeUnpublished lists curricula without published content too.
+	IncludeUnpublished bool
+}
+
+// ListPageSize is the page size discovery asks for; the server may answer
+// with fewer per page, and discovery follows what it says.
+const ListPageSize = 100
+
+// CurriculumPlan is one base curriculum and what of it a run exports.
+type CurriculumPlan struct {
+	Curriculum    api.Curriculum
+	Slug          string
+	PrimaryLocale string
+	// Variants are every variant of the curriculum, Locales every enabled
+	// locale, as the API lists them.
+	Variants []api.Variant
+	Locales  []api.Locale
+	// Exports are the selected variant × locale pairs.
+	Exports []model.Export
+}
+
+// Skip is a variant × locale left out of the plan, with the reason.
+type Skip struct {
+	Export model.Export
+	Reason string
+}
+
+// Plan is the result of discovery: who we are, what exists, what to fetch.
+type Plan struct {
+	User      *api.User
+	Curricula []CurriculumPlan
+	Skipped   []Skip
+	// DiscoveryRequests is the number of successful discovery requests.
+	DiscoveryRequests int
+}
+
+// Exports returns every planned export in plan order.
+func (p *Plan) Exports() []model.Export {
+	var out []model.Export
+	for _, c := range p.Curricula {
+		out = append(out, c.Exports...)
+	}
+	return out
+}
+
+// FilterError is a selection that names something that does not exist; it
+// is a usage error.
+type FilterError struct {
+	Flag, Value string
+	Available   []string
+}
+
+func (e *FilterError) Error() string {
+	avail := "none"
+	if len(e.Available) > 0 {
+		avail = strings.Join(e.Available, ", ")
+	}
+	return fmt.Sprintf("%s: %q matches nothing (available: %s)", e.Flag, e.Value, avail)
+}
+
+// Discover verifies the token and lists what the filter selects: curricula
+// (following the server's pagination), their variants and locales. It sends
+// 1 + pages + 2 × curricula requests.
+func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (*Plan, error) {
+	p := &Plan{}
+	call := func(what string, fn func(ctx context.Context) error) error {
+		if err := retry.Do(ctx, fn); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		p.DiscoveryRequests++
+		return nil
+	}
+	// The first contact fails fast on what retrying cannot fix: nothing
+	// listening, or something that is not the API answering.
+	first := retry
+	first.MaxAttempts = min(max(first.MaxAttempts, 1), 3)
+	first.AttemptTimeout = 20 * time.Second
+	first.Retryable = func(err error) bool {
+		var de *api.DecodeError
+		var op *net.OpError
+		if errors.As(err, &de) || (errors.As(err, &op) && op.Op == "dial") {
+			return false
+		}
+		return retry.Retryable != nil && retry.Retryable(err)
+	}
+	if err := first.Do(ctx, func(ctx context.Context) error {
+		u, _, err := c.Me(ctx)
+		p.User = u
+		return err
+	}); err != nil {
+		var de *api.DecodeError
+		var op *net.OpError
+		switch {
+		case errors.Is(err, api.ErrUnauthorized):
+			return nil, fmt.Errorf("the API rejected the token (401): check %s or --token-file: %w", api.EnvToken, err)
+		case errors.As(err, &de):
+			return nil, fmt.Errorf("%s does not answer like the Curriculum Content API (check --base-url): %w", c.BaseURL(), err)
+		case errors.As(err, &op) && op.Op == "dial":
+			return nil, fmt.Errorf("cannot reach the API at %s (check --base-url): %w", c.BaseURL(), err)
+		}
+		return nil, fmt.Errorf("verify token: %w", err)
+	}
+	p.DiscoveryRequests++
+
+	var bases []api.Curriculum
+	status := "published"
+	if f.IncludeUnpublished {
+		status = ""
+	}
+	for page := 1; ; page++ {
+		var pg *api.CurriculumPage
+		if err := call(fmt.Sprintf("list curricula (page %d)", page), func(ctx context.Context) error {
+			var err error
+			pg, _, err = c.ListCurricula(ctx, api.ListOptions{Page: page, PerPage: ListPageSize, RootOnly: true, Status: status})
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		bases = append(bases, pg.Curricula...)
+		per := pg.PerPage
+		if per <= 0 {
+			per = len(pg.Curricula)
+		}
+		if len(pg.Curricula) == 0 || per == 0 || page*per >= pg.TotalCount {
+			break
+		}
+	}
+	if len(f.Curricula) > 0 {
+		var picked []api.Curriculum
+		for _, id := range f.Curricula {
+			i := slices.IndexFunc(bases, func(b api.Curriculum) bool { return b.ID == id })
+			if i < 0 {
+				return nil, &FilterError{Flag: "--curriculum", Value: id, Available: curriculumIDs(bases)}
+			}
+			picked = append(picked, bases[i])
+		}
+		bases = picked
+	}
+
+	slugs := slug.Assign(items(bases))
+	for _, b := range bases {
+		cp := CurriculumPlan{Curriculum: b, Slug: slugs[b.ID]}
+		if err := call("variants of "+b.ID, func(ctx context.Context) error {
+			vl, _, err := c.Variants(ctx, b.ID)
+			if err == nil {
+				cp.Variants = vl.Variants
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		if err := call("locales of "+b.ID, func(ctx context.Context) error {
+			ll, _, err := c.Locales(ctx, b.ID)
+			if err == nil {
+				cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
+			}
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		p.Curricula = append(p.Curricula, cp)
+	}
+	if err := p.selectExports(f); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func curriculumIDs(cs []api.Curriculum) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
+}
+
+func items(cs []api.Curriculum) []slug.Item {
+	out := make([]slug.Item, len(cs))
+	for i, c := range cs {
+		out[i] = slug.Item{Key: c.ID, Name: c.Name}
+	}
+	return out
+}
+
+var safeLocale = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
+
+// LocaleSlug returns the folder name of a locale: its code in lower case,
+// or a safe slug of it when the code is not a plain language tag.
+func LocaleSlug(code string) string {
+	if safeLocale.MatchString(code) {
+		return strings.ToLower(code)
+	}
+	return slug.ID(code)
+}
+
+// selectExports applies the variant, locale and translation filters.
+func (p *Plan) selectExports(f Filter) error {
+	allVariants := len(f.Variants) == 0 || (len(f.Variants) == 1 && f.Variants[0] == "all")
+	allLocales := len(f.Locales) == 0 || (len(f.Locales) == 1 && f.Locales[0] == "all")
+	wantVariant := map[string]bool{}
+	for _, v := range f.Variants {
+		wantVariant[v] = true
+	}
+	wantLocale := map[string]bool{}
+	for _, l := range f.Locales {
+		wantLocale[strings.ToLower(l)] = true
+	}
+	seenVariant, seenLocale := map[string]bool{}, map[string]bool{}
+	var variantNames, localeCodes []string
+	for i := range p.Curricula {
+		cp := &p.Curricula[i]
+		b := cp.Curriculum
+		primary := cp.PrimaryLocale
+		type target struct{ name, id, slug string }
+		targets := []target{}
+		if allVariants || wantVariant[BaseSlug] {
+			targets = append(targets, target{"", b.ID, BaseSlug})
+		}
+		vitems := make([]slug.Item, len(cp.Variants))
+		for j, v := range cp.Variants {
+			vitems[j] = slug.Item{Key: v.ID, Name: v.Name}
+			variantNames = append(variantNames, v.Name)
+		}
+		vslugs := slug.Assign(vitems, BaseSlug)
+		for _, v := range cp.Variants {
+			if allVariants || wantVariant[v.Name] {
+				seenVariant[v.Name] = true
+				targets = append(targets, target{v.Name, v.ID, vslugs[v.ID]})
+			}
+		}
+		for _, l := range cp.Locales {
+			localeCodes = append(localeCodes, l.Code)
+			if !allLocales && !wantLocale[strings.ToLower(l.Code)] {
+				continue
+			}
+			seenLocale[strings.ToLower(l.Code)] = true
+			for _, t := range targets {
+				e := model.Export{
+					CurriculumID: b.ID, CurriculumName: b.Name,
+					Variant: t.name, VariantID: t.id,
+					Locale: l.Code, PrimaryLocale: primary,
+					CurriculumSlug: cp.Slug, VariantSlug: t.slug, LocaleSlug: LocaleSlug(l.Code),
+				}
+				if l.Code != primary && !l.IsPrimary && l.PublishedProgress < f.MinTranslation {
+					p.Skipped = append(p.Skipped, Skip{e, fmt.Sprintf("%s is %d%% published, below --min-translation %d", l.Code, l.PublishedProgress, f.MinTranslation)})
+					continue
+				}
+				cp.Exports = append(cp.Exports, e)
+			}
+		}
+	}
+	if !allVariants {
+		for _, v := range f.Variants {
+			if v != BaseSlug && !seenVariant[v] {
+				return &FilterError{Flag: "--variants", Value: v, Available: append([]string{BaseSlug}, uniq(variantNames)...)}
+			}
+		}
+	}
+	if !allLocales {
+		for _, l := range f.Locales {
+			if !seenLocale[strings.ToLower(l)] {
+				return &FilterError{Flag: "--locales", Value: l, Available: uniq(localeCodes)}
+			}
+		}
+	}
+	return nil
+}
+
+func uniq(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,86 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+)
+
+// ErrBudget is returned by Transport.RoundTrip, without sending anything,
+// once MaxRequests attempts have been sent.
+var ErrBudget = errors.New("request budget (--max-requests) used up")
+
+// Transport is the http.RoundTripper every API request goes through: it
+// waits for the Limiter before each attempt (retries included, since each
+// is a new round trip), sends it with Base, then reports the answer to the
+// Limiter and counts it in Stats.
+//
+// Time spent waiting for the Limiter does not count against a
+// RetryPolicy's AttemptTimeout: the attempt's clock stops while the
+// request waits its turn.
+//
+// A Transport must not be copied after first use.
+type Transport struct {
+	// Base sends the requests; nil means http.DefaultTransport.
+	Base http.RoundTripper
+	// Limiter paces the requests; nil means no pacing.
+	Limiter *Limiter
+	// Stats counts the attempts and answers; nil means no counting.
+	Stats *Stats
+	// MaxRequests bounds the attempts sent; 0 means unlimited. Past it,
+	// RoundTrip returns ErrBudget without sending.
+	MaxRequests int64
+
+	sent atomic.Int64
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.MaxRequests > 0 && t.sent.Add(1) > t.MaxRequests {
+		t.sent.Add(-1)
+		closeBody(req)
+		return nil, fmt.Errorf("%w (%d requests sent)", ErrBudget, t.MaxRequests)
+	} else if t.MaxRequests <= 0 {
+		t.sent.Add(1)
+	}
+	var ticket Ticket
+	if t.Limiter != nil {
+		resume := holdAttempt(req.Context())
+		tk, err := t.Limiter.Acquire(req.Context())
+		resume()
+		if err != nil {
+			t.sent.Add(-1) // nothing was sent
+			closeBody(req)
+			return nil, err
+		}
+		ticket = tk
+	}
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	t.Stats.addRequest()
+	resp, err := base.RoundTrip(req)
+	if err != nil {
+		t.Stats.addStatus(0)
+		if t.Limiter != nil {
+			t.Limiter.Done(ticket, 0, nil)
+		}
+		return nil, err
+	}
+	t.Stats.addStatus(resp.StatusCode)
+	if t.Limiter != nil {
+		t.Limiter.Done(ticket, resp.StatusCode, resp.Header)
+	}
+	return resp, nil
+}
+
+// Sent returns how many attempts the Transport has sent (or is sending).
+func (t *Transport) Sent() int64 { return t.sent.Load() }
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}

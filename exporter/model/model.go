@@ -1,0 +1,147 @@
+// Package model is the centre of curex: one normalized tree per curriculum
+// variant and locale. The fetcher produces trees; renderers only read them.
+// It imports nothing of the API client or of any renderer.
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Workflow states with a meaning to curex. Other values are kept as they
+// come and count as unpublished.
+const (
+	StatusPublished = "published"
+)
+
+// Export names one variant × locale of one base curriculum: the unit curex
+// fetches, renders and writes.
+type Export struct {
+	// CurriculumID and CurriculumName are those of the base curriculum,
+	// exactly as the API gives them.
+	CurriculumID   string
+	CurriculumName string
+	// Variant is the variant's name as the API gives it, "" for the base.
+	Variant string
+	// VariantID is the id of the resolved curriculum (the base's id for the
+	// base itself).
+	VariantID string
+	// Locale is the locale code; PrimaryLocale the curriculum's.
+	Locale        string
+	PrimaryLocale string
+	// Slugs place the export in the output: CurriculumSlug/VariantSlug/LocaleSlug.
+	CurriculumSlug, VariantSlug, LocaleSlug string
+}
+
+// Key identifies the export uniquely within a run.
+func (e Export) Key() string {
+	return e.CurriculumID + "\x00" + e.Variant + "\x00" + e.Locale
+}
+
+// Dir is the export's folder relative to an output root, with forward
+// slashes: curriculum/variant/locale.
+func (e Export) Dir() string {
+	return e.CurriculumSlug + "/" + e.VariantSlug + "/" + e.LocaleSlug
+}
+
+// Tree is one resolved curriculum variant in one locale.
+type Tree struct {
+	Export
+	// VariantChain lists curriculum names from the base to the variant.
+	VariantChain []string
+	// ETag is the API's ETag of the resolved response.
+	ETag string
+	// ResolvedAt is when the API says the content was resolved.
+	ResolvedAt time.Time
+	// Nodes are the root nodes in order.
+	Nodes []*Node
+}
+
+// NodeType is the kind of a node.
+type NodeType struct {
+	Name, DisplayName, Icon string
+}
+
+// Inheritance says where a node's content comes from in the variant chain.
+type Inheritance struct {
+	IsInherited      bool
+	SourceCurriculum string
+	OverrideLevel    int
+}
+
+// Translation says which language a node's content is in.
+type Translation struct {
+	IsTranslated bool
+	Status       string
+	SourceLocale string
+}
+
+// Node is one content node with its subtree.
+type Node struct {
+	ID             string
+	Title          string
+	NodeType       NodeType
+	OrdinalLabel   string
+	TypeDisplay    string
+	WorkflowStatus string
+	Position       int
+	Depth          int
+	// Attributes is the free-form content, exactly as received.
+	Attributes  map[string]json.RawMessage
+	Inheritance Inheritance
+	Translation Translation
+	// Path is the node's HTML page relative to the output root.
+	Path     string
+	Children []*Node
+}
+
+// Published reports whether the node's own workflow status is published.
+func (n *Node) Published() bool { return n.WorkflowStatus == StatusPublished }
+
+// Walk calls fn for every node in reading order (depth first, pre-order);
+// when fn returns false the node's subtree is skipped.
+func (t *Tree) Walk(fn func(*Node) bool) {
+	stack := make([]*Node, 0, 64)
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		stack = append(stack, t.Nodes[i])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !fn(n) {
+			continue
+		}
+		for i := len(n.Children) - 1; i >= 0; i-- {
+			stack = append(stack, n.Children[i])
+		}
+	}
+}
+
+// Count returns the number of nodes in the tree.
+func (t *Tree) Count() int {
+	n := 0
+	t.Walk(func(*Node) bool { n++; return true })
+	return n
+}
+
+// PublishedOnly returns a copy of t without unpublished nodes and their
+// subtrees (a draft's children are never public, whatever their own
+// status). Node values are shared, not copied; only child lists are new.
+func (t *Tree) PublishedOnly() *Tree {
+	out := *t
+	out.Nodes = publishedOnly(t.Nodes)
+	return &out
+}
+
+func publishedOnly(ns []*Node) []*Node {
+	var out []*Node
+	for _, n := range ns {
+		if !n.Published() {
+			continue
+		}
+		c := *n
+		c.Children = publishedOnly(n.Children)
+		out = append(out, &c)
+	}
+	return out
+}

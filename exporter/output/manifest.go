@@ -1,0 +1,77 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// ManifestName is the manifest's file name at the output root.
+const ManifestName = "manifest.json"
+
+// Export states in the manifest.
+const (
+	// StateOK: the export was written by this run.
+	StateOK = "ok"
+	// StateKept: this run failed to fetch the export; its files are the
+	// previous run's, carried over.
+	StateKept = "kept"
+	// StateMissing: this run failed to fetch the export and no previous
+	// version existed.
+	StateMissing = "missing"
+)
+
+// Manifest is manifest.json (a contract: see the design).
+type Manifest struct {
+	Generator string           `json:"generator"`
+	Exports   []ManifestExport `json:"exports"`
+	Files     []ManifestFile   `json:"files"`
+}
+
+// ManifestExport describes one variant × locale in the output.
+type ManifestExport struct {
+	CurriculumID   string   `json:"curriculum_id"`
+	CurriculumName string   `json:"curriculum_name"`
+	Variant        string   `json:"variant"`
+	VariantChain   []string `json:"variant_chain"`
+	Locale         string   `json:"locale"`
+	PrimaryLocale  string   `json:"primary_locale"`
+	NodeCount      int      `json:"node_count"`
+	ETag           string   `json:"etag"`
+	HTML           string   `json:"html,omitempty"`
+	JSON           string   `json:"json,omitempty"`
+	Markdown       string   `json:"markdown,omitempty"`
+	Handbook       string   `json:"handbook,omitempty"`
+	// State is ok, kept or missing; Error says why when not ok.
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+}
+
+// ManifestFile is one file of the output with its size and SHA-256.
+type ManifestFile struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Encode returns the manifest as indented JSON with a trailing newline.
+func (m *Manifest) Encode() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadManifest decodes a manifest.
+func ReadManifest(r io.Reader) (*Manifest, error) {
+	var m Manifest
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		return nil, fmt.Errorf("read %s: %w", ManifestName, err)
+	}
+	return &m, nil
+}

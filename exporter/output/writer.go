@@ -1,0 +1,281 @@
+package output
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+const (
+	stagingPrefix = ".curex-staging-"
+	oldPrefix     = ".curex-old-"
+)
+
+// Writer collects one run's output in a staging folder beside the output
+// folder, then swaps it in. Methods are safe for concurrent use.
+type Writer struct {
+	fs      afero.Fs
+	root    string // the output folder
+	staging string
+
+	mu    sync.Mutex
+	files map[string]ManifestFile
+	done  bool
+}
+
+// Begin prepares a run writing to root: it removes staging folders that
+// earlier, interrupted runs left beside root, and creates a new one.
+func Begin(fsys afero.Fs, root string) (*Writer, error) {
+	root = filepath.Clean(root)
+	parent, base := filepath.Dir(root), filepath.Base(root)
+	if err := fsys.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("output %s: %w", root, err)
+	}
+	entries, err := afero.ReadDir(fsys, parent)
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", root, err)
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, base+stagingPrefix) || strings.HasPrefix(n, base+oldPrefix) {
+			if err := fsys.RemoveAll(filepath.Join(parent, n)); err != nil {
+				return nil, fmt.Errorf("remove stale %s: %w", n, err)
+			}
+		}
+	}
+	if err := checkReplaceable(fsys, root); err != nil {
+		return nil, err
+	}
+	staging := filepath.Join(parent, fmt.Sprintf("%s%s%d", base, stagingPrefix, time.Now().UnixNano()))
+	if err := fsys.MkdirAll(staging, 0o755); err != nil {
+		return nil, fmt.Errorf("create staging folder: %w", err)
+	}
+	return &Writer{fs: fsys, root: root, staging: staging, files: map[string]ManifestFile{}}, nil
+}
+
+// ErrNotOutput is returned for an output folder that holds files but no
+// manifest.json: it was not made by curex, and curex will not replace it.
+var ErrNotOutput = errors.New("not a curex output folder")
+
+// checkReplaceable refuses to replace a folder that curex did not make:
+// one with visible files and no manifest. Hidden files alone (.gitkeep)
+// are fine; they are kept across runs.
+func checkReplaceable(fsys afero.Fs, root string) error {
+	info, err := fsys.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("output %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("output %s: %w: it is a file", root, ErrNotOutput)
+	}
+	entries, err := afero.ReadDir(fsys, root)
+	if err != nil {
+		return fmt.Errorf("output %s: %w", root, err)
+	}
+	for _, e := range entries {
+		if e.Name() == ManifestName {
+			return nil
+		}
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			return fmt.Errorf("output %s holds %s but no %s: %w; choose an empty or new folder", root, e.Name(), ManifestName, ErrNotOutput)
+		}
+	}
+	return nil
+}
+
+// Root returns the output folder.
+func (w *Writer) Root() string { return w.root }
+
+// CheckPath rejects a relative output path that could leave the output
+// folder or is not in canonical form: empty, absolute, with "." or ".."
+// segments, backslashes or control characters.
+func CheckPath(rel string) error {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, '\\') || path.Clean(rel) != rel {
+		return fmt.Errorf("unsafe output path %q", rel)
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == "." || seg == ".." {
+			return fmt.Errorf("unsafe output path %q", rel)
+		}
+	}
+	for _, r := range rel {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("unsafe output path %q: control character", rel)
+		}
+	}
+	return nil
+}
+
+// Write stores data at rel (forward slashes, relative to the output root).
+func (w *Writer) Write(rel string, data []byte) error {
+	if err := CheckPath(rel); err != nil {
+		return err
+	}
+	if rel == ManifestName {
+		return fmt.Errorf("write %s: the manifest is written by Commit", rel)
+	}
+	full := filepath.Join(w.staging, filepath.FromSlash(rel))
+	if err := w.fs.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	sum := sha256.Sum256(data)
+	w.mu.Lock()
+	w.files[rel] = ManifestFile{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	w.mu.Unlock()
+	return nil
+}
+
+// CarryOver copies every file under the folder dir of the current output
+// into the new one, for an export this run could not refresh. It reports
+// whether anything was there to copy.
+func (w *Writer) CarryOver(dir string) (bool, error) {
+	if err := CheckPath(dir); err != nil {
+		return false, err
+	}
+	src := filepath.Join(w.root, filepath.FromSlash(dir))
+	if _, err := w.fs.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	found := false
+	err := afero.Walk(w.fs, src, func(p string, info fs.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(w.root, p)
+		if err != nil {
+			return err
+		}
+		data, err := afero.ReadFile(w.fs, p)
+		if err != nil {
+			return err
+		}
+		found = true
+		return w.Write(filepath.ToSlash(rel), data)
+	})
+	if err != nil {
+		return found, fmt.Errorf("carry over %s: %w", dir, err)
+	}
+	return found, nil
+}
+
+// Previous reads the manifest of the current output, or returns nil when
+// there is none or it cannot be read.
+func (w *Writer) Previous() *Manifest {
+	f, err := w.fs.Open(filepath.Join(w.root, ManifestName))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	m, err := ReadManifest(f)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// Commit writes manifest.json (m with the list of files filled in) and
+// swaps the staging folder in place of the output folder. Until the swap,
+// the previous output is untouched; the swap itself is two renames.
+func (w *Writer) Commit(m *Manifest) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return errors.New("commit: writer already finished")
+	}
+	m.Files = make([]ManifestFile, 0, len(w.files))
+	for _, k := range slices.Sorted(maps.Keys(w.files)) {
+		m.Files = append(m.Files, w.files[k])
+	}
+	data, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	if err := afero.WriteFile(w.fs, filepath.Join(w.staging, ManifestName), data, 0o644); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	if err := w.keepHidden(); err != nil {
+		return err
+	}
+	old := ""
+	if _, err := w.fs.Stat(w.root); err == nil {
+		old = filepath.Join(filepath.Dir(w.root), filepath.Base(w.root)+oldPrefix+fmt.Sprint(time.Now().UnixNano()))
+		if err := w.fs.Rename(w.root, old); err != nil {
+			return fmt.Errorf("commit: move previous output aside: %w", err)
+		}
+	}
+	if err := w.fs.Rename(w.staging, w.root); err != nil {
+		if old != "" {
+			_ = w.fs.Rename(old, w.root) // put the previous output back
+		}
+		return fmt.Errorf("commit: move new output in place: %w", err)
+	}
+	w.done = true
+	if old != "" {
+		if err := w.fs.RemoveAll(old); err != nil {
+			return fmt.Errorf("commit: remove previous output: %w", err)
+		}
+	}
+	return nil
+}
+
+// keepHidden copies hidden files at the top of the current output (such
+// as .gitkeep) into the staging folder; they are the user's, not curex's.
+func (w *Writer) keepHidden() error {
+	entries, err := afero.ReadDir(w.fs, w.root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") || !e.Mode().IsRegular() {
+			continue
+		}
+		data, err := afero.ReadFile(w.fs, filepath.Join(w.root, e.Name()))
+		if err != nil {
+			return fmt.Errorf("commit: keep %s: %w", e.Name(), err)
+		}
+		if err := afero.WriteFile(w.fs, filepath.Join(w.staging, e.Name()), data, e.Mode().Perm()); err != nil {
+			return fmt.Errorf("commit: keep %s: %w", e.Name(), err)
+		}
+	}
+	return nil
+}
+
+// Abort removes the staging folder; the output folder stays as it was.
+func (w *Writer) Abort() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return nil
+	}
+	w.done = true
+	if err := w.fs.RemoveAll(w.staging); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("remove staging folder: %w", err)
+	}
+	return nil
+}

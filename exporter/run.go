@@ -1,0 +1,375 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/render/jsonbundle"
+)
+
+// Formats curex knows. Only the ones in Available can be written so far.
+var (
+	knownFormats = []string{"html", "markdown", "json", "handbook", "pdf"}
+	// Available lists the formats this build renders.
+	Available = []string{"json"}
+)
+
+// DefaultFormats is the --formats default: everything this build renders.
+func DefaultFormats() []string { return slices.Clone(Available) }
+
+// Config is everything a run needs. Zero values take the documented
+// defaults where one exists.
+type Config struct {
+	BaseURL   string
+	Token     string
+	AllowHTTP bool
+	// Output is the output folder.
+	Output  string
+	Formats []string
+	// CacheDir holds the ETag cache.
+	CacheDir string
+	Limits   ratelimit.Limits
+	Filter   fetch.Filter
+	// Concurrency is the number of trees fetched at once (default 4).
+	Concurrency int
+	// MaxRequests stops the run cleanly after that many requests (0: none).
+	MaxRequests int64
+	// Generator names the program in manifest.json ("curex 0.1.0").
+	Generator string
+	Log       *slog.Logger
+	// Progress receives progress events; nil reports nothing.
+	Progress Progress
+	// Transport is the base HTTP transport (tests pass the sandbox's).
+	Transport http.RoundTripper
+	// Fs is the file system output is written to (default: the OS).
+	Fs afero.Fs
+}
+
+// ConfigError is a problem with the configuration; the command line maps
+// it to the usage exit code.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Failure is an export that could not be refreshed.
+type Failure struct {
+	Export model.Export
+	Err    error
+	// Kept is true when the previous version was carried over.
+	Kept bool
+}
+
+// Summary tells what a run did.
+type Summary struct {
+	Planned  int
+	Written  int
+	Failures []Failure
+	// NotFetched counts exports left when the request budget ran out.
+	NotFetched int
+	Stats      fetch.StatsSnapshot
+	Files      int
+	Duration   time.Duration
+	Skipped    []fetch.Skip
+}
+
+// Partial reports whether some exports failed while others were written.
+func (s *Summary) Partial() bool { return len(s.Failures) > 0 }
+
+func (c *Config) check() error {
+	if c.BaseURL == "" {
+		return &ConfigError{errors.New("no API base URL: give --base-url or set CUREX_BASE_URL")}
+	}
+	if c.Token == "" {
+		return &ConfigError{fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken)}
+	}
+	if c.Output == "" {
+		return &ConfigError{errors.New("no output folder")}
+	}
+	if len(c.Formats) == 0 {
+		c.Formats = DefaultFormats()
+	}
+	for _, f := range c.Formats {
+		switch {
+		case slices.Contains(Available, f):
+		case slices.Contains(knownFormats, f):
+			return &ConfigError{fmt.Errorf("--formats: %s is not available in this version yet (available: %s)", f, strings.Join(Available, ", "))}
+		default:
+			return &ConfigError{fmt.Errorf("--formats: unknown format %q (known: %s)", f, strings.Join(knownFormats, ", "))}
+		}
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
+	if c.Limits == nil {
+		c.Limits = ratelimit.Default()
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Progress == nil {
+		c.Progress = nopProgress{}
+	}
+	if c.Fs == nil {
+		c.Fs = afero.NewOsFs()
+	}
+	if c.Transport == nil {
+		c.Transport = http.DefaultTransport
+	}
+	return nil
+}
+
+// session is the client side of a run: rate-limited transport, cache,
+// typed client and retry policy.
+type session struct {
+	client  *api.Client
+	limiter *fetch.Limiter
+	stats   *fetch.Stats
+	retry   fetch.RetryPolicy
+}
+
+func newSession(c *Config) (*session, error) {
+	s := &session{stats: &fetch.Stats{}}
+	s.limiter = fetch.NewLimiter(fetch.LimiterOptions{Limits: c.Limits})
+	tr := &fetch.Transport{Base: c.Transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: c.MaxRequests}
+	opts := []api.Option{api.WithHTTPClient(&http.Client{Transport: tr}), api.WithUserAgent(c.Generator)}
+	if c.AllowHTTP {
+		opts = append(opts, api.WithAllowHTTP())
+	}
+	if c.CacheDir != "" {
+		cache, err := fetch.OpenDiskCache(c.CacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		opts = append(opts, api.WithCache(cache))
+	}
+	client, err := api.New(c.BaseURL, c.Token, opts...)
+	if err != nil {
+		return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
+	}
+	s.client = client
+	s.retry = fetch.RetryPolicy{
+		Retryable: api.Retryable,
+		Throttled: func(err error) bool { return errors.Is(err, api.ErrRateLimited) },
+		RetryAfter: func(err error) (time.Duration, bool) {
+			var e *api.Error
+			// 429 waits are the limiter's; a 503's Retry-After is ours.
+			if errors.As(err, &e) && e.StatusCode != http.StatusTooManyRequests && e.HasRetryAfter {
+				return e.RetryAfter, true
+			}
+			return 0, false
+		},
+		OnRetry: func(attempt int, err error, wait time.Duration) {
+			s.stats.AddRetry()
+			c.Log.Debug("retry", "attempt", attempt, "wait", wait, "err", err)
+		},
+	}
+	return s, nil
+}
+
+// Plan runs discovery only and returns the plan with the session's request
+// count, for `curex plan`.
+func Plan(ctx context.Context, c Config) (*fetch.Plan, *fetch.Limiter, error) {
+	if c.Output == "" {
+		c.Output = "-"
+	}
+	if err := c.check(); err != nil {
+		return nil, nil, err
+	}
+	s, err := newSession(&c)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := discover(ctx, s, c.Filter)
+	return p, s.limiter, err
+}
+
+func discover(ctx context.Context, s *session, f fetch.Filter) (*fetch.Plan, error) {
+	p, err := fetch.Discover(ctx, s.client, s.retry, f)
+	var fe *fetch.FilterError
+	if errors.As(err, &fe) {
+		return nil, &ConfigError{err}
+	}
+	return p, err
+}
+
+// Run performs an export. It returns an error when nothing could be
+// committed (the previous output is then untouched); a Summary with
+// failures means a partial export.
+func Run(ctx context.Context, c Config) (*Summary, error) {
+	start := time.Now()
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	s, err := newSession(&c)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := discover(ctx, s, c.Filter)
+	if err != nil {
+		return nil, err
+	}
+	exports := plan.Exports()
+	sum := &Summary{Planned: len(exports), Skipped: plan.Skipped}
+	c.Progress.Planned(len(exports), len(exports), s.limiter)
+	for _, sk := range plan.Skipped {
+		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
+	}
+
+	w, err := output.Begin(c.Fs, c.Output)
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = w.Abort()
+		}
+	}()
+	prev := w.Previous()
+	entries := map[string]output.ManifestExport{}
+	done := map[string]bool{}
+	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency}
+	fetchErr := f.Fetch(ctx, exports, func(r fetch.Result) error {
+		done[r.Export.Key()] = true
+		if r.Err != nil {
+			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
+			c.Progress.TreeDone(r, s.stats.Snapshot())
+			return nil
+		}
+		entry, err := writeExport(w, &c, r.Tree)
+		if err != nil {
+			return err
+		}
+		entries[r.Export.Key()] = entry
+		sum.Written++
+		c.Progress.TreeDone(r, s.stats.Snapshot())
+		return nil
+	})
+	switch {
+	case fetchErr == nil:
+	case errors.Is(fetchErr, fetch.ErrBudget):
+		c.Log.Warn("request budget used up: the exports not fetched keep their previous version", "max_requests", c.MaxRequests)
+	default:
+		return nil, fetchErr
+	}
+	// Exports that failed or were never fetched keep their previous files.
+	failed := map[string]error{}
+	for _, fl := range sum.Failures {
+		failed[fl.Export.Key()] = fl.Err
+	}
+	for _, e := range exports {
+		if !done[e.Key()] {
+			sum.NotFetched++
+			failed[e.Key()] = fetch.ErrBudget
+			sum.Failures = append(sum.Failures, Failure{Export: e, Err: fetch.ErrBudget})
+		}
+	}
+	for i := range sum.Failures {
+		fl := &sum.Failures[i]
+		kept, err := w.CarryOver("bundles/" + fl.Export.Dir())
+		if err != nil {
+			return nil, err
+		}
+		fl.Kept = kept
+		entries[fl.Export.Key()] = failedEntry(prev, fl.Export, kept, fl.Err)
+	}
+	m := &output.Manifest{Generator: c.Generator}
+	for _, e := range exports {
+		m.Exports = append(m.Exports, entries[e.Key()])
+	}
+	if err := w.Commit(m); err != nil {
+		return nil, err
+	}
+	committed = true
+	sum.Files = len(m.Files)
+	sum.Stats = s.stats.Snapshot()
+	sum.Duration = time.Since(start)
+	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key(), b.Export.Key()) })
+	return sum, nil
+}
+
+// writeExport renders one tree in every selected format.
+func writeExport(w *output.Writer, c *Config, t *model.Tree) (output.ManifestExport, error) {
+	if !c.Filter.IncludeUnpublished {
+		t = t.PublishedOnly()
+	}
+	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
+	entry.State = output.StateOK
+	if slices.Contains(c.Formats, "json") {
+		data, err := jsonbundle.Encode(t)
+		if err != nil {
+			return entry, fmt.Errorf("json bundle of %s: %w", t.Dir(), err)
+		}
+		entry.JSON = "bundles/" + t.Dir() + "/tree.json"
+		if err := w.Write(entry.JSON, data); err != nil {
+			return entry, err
+		}
+	}
+	return entry, nil
+}
+
+func manifestEntry(e model.Export, chain []string, etag string, nodes int) output.ManifestExport {
+	return output.ManifestExport{
+		CurriculumID: e.CurriculumID, CurriculumName: e.CurriculumName, Variant: e.Variant,
+		VariantChain: chain, Locale: e.Locale, PrimaryLocale: e.PrimaryLocale,
+		NodeCount: nodes, ETag: etag,
+	}
+}
+
+// failedEntry describes an export this run could not refresh, from the
+// previous manifest when the previous files were kept.
+func failedEntry(prev *output.Manifest, e model.Export, kept bool, err error) output.ManifestExport {
+	entry := manifestEntry(e, nil, "", 0)
+	if kept && prev != nil {
+		for _, p := range prev.Exports {
+			if p.CurriculumID == e.CurriculumID && p.Variant == e.Variant && p.Locale == e.Locale {
+				entry = p
+				break
+			}
+		}
+	}
+	entry.State, entry.Error = output.StateMissing, err.Error()
+	if kept {
+		entry.State = output.StateKept
+	}
+	if entry.VariantChain == nil {
+		entry.VariantChain = []string{}
+	}
+	return entry
+}
+
+// WhoAmI verifies the token and returns the user it belongs to.
+func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
+	c.Output = "-"
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	s, err := newSession(&c)
+	if err != nil {
+		return nil, err
+	}
+	var u *api.User
+	err = s.retry.Do(ctx, func(ctx context.Context) error {
+		var err error
+		u, _, err = s.client.Me(ctx)
+		return err
+	})
+	if errors.Is(err, api.ErrUnauthorized) {
+		return nil, fmt.Errorf("the API rejected the token (401): check %s or --token-file: %w", api.EnvToken, err)
+	}
+	return u, err
+}
