@@ -59,13 +59,9 @@ golden:
 sandbox: build
 	./$(BIN) sandbox
 
-## demo: build curex and show the sample content (the exported site arrives with the export and site work)
+## demo: build curex, start the sandbox with the sample curricula and export them into output/
 demo: build
-	@echo "curex built at $(BIN)."
-	@echo "The export and the website are not built yet, so 'make demo' cannot fill output/ yet."
-	@echo "What works today: the API sandbox with the sample curricula. Start it with"
-	@echo "    ./$(BIN) sandbox"
-	@echo "and follow the curl line it prints."
+	./$(BIN) demo --output output
 
 clean:
 	rm -rf bin

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,19 @@ func TestSandboxServes(t *testing.T) {
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Fatalf("sandbox exited %d; stderr %q", code, errOut.String())
+	}
+}
+
+func TestDemo(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "output")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "--output", out}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("demo exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "exported 28 of 28 trees") || !strings.Contains(stdout.String(), "manifest.json") {
+		t.Fatalf("demo output %q", stdout.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "bundles", "introduction-to-computer-science", "summer-intensive", "ja", "tree.json")); err != nil {
+		t.Fatal(err)
 	}
 }

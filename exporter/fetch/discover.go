@@ -8,7 +8,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/model"
@@ -34,6 +37,9 @@ type Filter struct {
 	// IncludeUnpublished lists curricula without published content too.
 	IncludeUnpublished bool
 }
+
+// DiscoveryConcurrency is the number of discovery requests in flight.
+const DiscoveryConcurrency = 4
 
 // ListPageSize is the page size discovery asks for; the server may answer
 // with fewer per page, and discovery follows what it says.
@@ -170,28 +176,44 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 		bases = picked
 	}
 
+	// Variants and locales of every curriculum, a few at a time: the
+	// limiter sets the pace, concurrency hides latency.
 	slugs := slug.Assign(items(bases))
-	for _, b := range bases {
-		cp := CurriculumPlan{Curriculum: b, Slug: slugs[b.ID]}
-		if err := call("variants of "+b.ID, func(ctx context.Context) error {
-			vl, _, err := c.Variants(ctx, b.ID)
-			if err == nil {
-				cp.Variants = vl.Variants
-			}
-			return err
-		}); err != nil {
-			return nil, err
+	p.Curricula = make([]CurriculumPlan, len(bases))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(DiscoveryConcurrency)
+	for i, b := range bases {
+		p.Curricula[i] = CurriculumPlan{Curriculum: b, Slug: slugs[b.ID]}
+		cp := &p.Curricula[i]
+		for _, what := range []string{"variants", "locales"} {
+			g.Go(func() error {
+				err := retry.Do(gctx, func(ctx context.Context) error {
+					if what == "variants" {
+						vl, _, err := c.Variants(ctx, b.ID)
+						if err == nil {
+							cp.Variants = vl.Variants
+						}
+						return err
+					}
+					ll, _, err := c.Locales(ctx, b.ID)
+					if err == nil {
+						cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
+					}
+					return err
+				})
+				if err != nil {
+					return fmt.Errorf("%s of %s: %w", what, b.ID, err)
+				}
+				mu.Lock()
+				p.DiscoveryRequests++
+				mu.Unlock()
+				return nil
+			})
 		}
-		if err := call("locales of "+b.ID, func(ctx context.Context) error {
-			ll, _, err := c.Locales(ctx, b.ID)
-			if err == nil {
-				cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
-			}
-			return err
-		}); err != nil {
-			return nil, err
-		}
-		p.Curricula = append(p.Curricula, cp)
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	if err := p.selectExports(f); err != nil {
 		return nil, err

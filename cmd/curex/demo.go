@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/dataset"
+)
+
+// demoToken is the sample dataset's publisher token.
+const demoToken = "sandbox-riverbend-token"
+
+func newDemoCommand(g *globals) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Start the sandbox with the sample curricula and export them into output/",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDemo(cmd.Context(), g, out)
+		},
+	}
+	cmd.Flags().StringVar(&out, "output", "output", "output folder")
+	return cmd
+}
+
+func runDemo(ctx context.Context, g *globals, out string) error {
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
+	ds, err := dataset.Sample()
+	if err != nil {
+		return err
+	}
+	h, err := sandbox.New(ds, sandbox.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	srv, err := sandbox.Listen("127.0.0.1:0", h)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Fprintf(g.stdout, "sandbox with the sample curricula at %s\n", srv.URL)
+
+	cache, err := os.MkdirTemp("", "curex-demo-cache-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cache)
+	sum, err := exporter.Run(ctx, exporter.Config{
+		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache,
+		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log,
+		Progress: &exporter.Lines{W: g.stderr, Every: 10 * time.Second},
+	})
+	if err != nil {
+		return err
+	}
+	printSummary(g, out, sum)
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		abs = out
+	}
+	fmt.Fprintf(g.stdout, "\nOpen %s\n", filepath.Join(abs, "manifest.json"))
+	fmt.Fprintf(g.stdout, "  JSON bundles: %s\n", filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>", "tree.json"))
+	fmt.Fprintln(g.stdout, "This version writes the JSON bundles and the manifest; the website, Markdown bundles and handbooks are not built yet.")
+	if sum.Partial() {
+		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed", len(sum.Failures), sum.Planned)}
+	}
+	return nil
+}
