@@ -13,9 +13,11 @@ import (
 // Defaults of LimiterOptions.
 const (
 	// DefaultMargin is the share of every window a Limiter keeps as safety
-	// time: windows are stretched by 2%, so a minute window is paced as
-	// 61.2 s and an hour as 61 min 12 s.
-	DefaultMargin = 0.02
+	// time: windows are stretched by 0.5%, so a minute window is paced as
+	// 60.3 s and an hour as 60 min 18 s. Transit needs no margin: a request
+	// is counted from its answer (see Limiter), so only clock granularity
+	// and drift are left to absorb.
+	DefaultMargin = 0.005
 	// DefaultRetryAfter is the pause after a 429 without Retry-After, as
 	// the API specification says (section 8).
 	DefaultRetryAfter = 60 * time.Second
@@ -48,10 +50,8 @@ type LimiterOptions struct {
 	// requests leave in any stretch of that length. The long-run rate is
 	// then Count/(Window × (1 + Margin)), about (1 − Margin) of the
 	// limit, while the busiest window of the true length still holds the
-	// full Count. The stretch absorbs the jitter between the moment a
-	// request leaves here and the moment the server counts it (up to 1.2 s
-	// for a minute window), and, unlike a count cut, costs a run its share
-	// of time and no more. 0 means DefaultMargin; a negative value means no
+	// full Count. Unlike a count cut, the stretch costs a run its share of
+	// time and no more. 0 means DefaultMargin; a negative value means no
 	// margin (pace on the exact windows); values above 1 count as 1.
 	Margin float64
 	// DefaultRetryAfter is the pause after a 429 without a usable
@@ -75,6 +75,15 @@ type LimiterOptions struct {
 // Waiting callers are served first come, first served: only the first in
 // line sleeps, on a timer set to the exact moment its request fits, and
 // the log records the moment the request is actually released.
+//
+// The server counts a request when it arrives, which is some moment
+// between its release here and its answer. So a request released with
+// Acquire counts as arriving "now" until Done reports its answer, and from
+// then on as arriving when the answer came. However late a request reaches
+// the server (a slow connection, a loaded machine), the server's windows
+// never hold more than the limiter's: no 429 is earned by transit time.
+// The cost is one round trip per window, which a minute window hardly
+// feels.
 //
 // A 429 pauses everyone (Retry-After, or 60 s when absent); after a pause
 // one probe request goes first and the others wait until it reports back.
@@ -103,6 +112,11 @@ type Limiter struct {
 	log    *ratelimit.Log
 	last   time.Time // latest recorded release
 	seq    uint64    // tickets issued
+	// inflight maps tickets without an answer yet to their release time.
+	// The server counts a request when it arrives, at some moment between
+	// release and answer: until the answer, the limiter counts it as
+	// arriving now; after, as arriving when the answer came.
+	inflight map[uint64]time.Time
 
 	pauseUntil time.Time // nobody leaves before, then a probe goes first
 	holdUntil  time.Time // nobody leaves before (no probe): the server said so
@@ -143,6 +157,7 @@ func NewLimiter(o LimiterOptions) *Limiter {
 		probeTimeout: o.ProbeTimeout,
 		turn:         make(chan struct{}, 1),
 		wake:         make(chan struct{}),
+		inflight:     map[uint64]time.Time{},
 	}
 	if l.now == nil {
 		l.now = time.Now
@@ -213,7 +228,13 @@ func (t Ticket) Probe() bool { return t.probe }
 // Done, which tell the limiter which answer belongs to which request;
 // after Wait, report the answer with Observe.
 func (l *Limiter) Wait(ctx context.Context) error {
-	_, err := l.Acquire(ctx)
+	t, err := l.Acquire(ctx)
+	if err == nil {
+		// No ticket comes back to Done: count the request from its release.
+		l.mu.Lock()
+		delete(l.inflight, t.seq)
+		l.mu.Unlock()
+	}
 	return err
 }
 
@@ -268,7 +289,7 @@ func (l *Limiter) Acquire(ctx context.Context) (Ticket, error) {
 // (sooner, when a limit is due to rise before then). l.mu is held.
 func (l *Limiter) next(now time.Time) (at, wakeAt time.Time) {
 	at = later(now, l.pauseUntil, l.holdUntil)
-	at = later(at, l.log.NextFor(now, l.pacedLimits(now)))
+	at = later(at, l.counted(now).NextFor(now, l.pacedLimits(now)))
 	if l.probeSeq != 0 {
 		at = later(at, l.probeStart.Add(l.probeTimeout))
 	}
@@ -283,6 +304,19 @@ func (l *Limiter) next(now time.Time) (at, wakeAt time.Time) {
 		}
 	}
 	return at, later(wakeAt, now)
+}
+
+// counted returns the log as the server may see it now: requests still
+// waiting for their answer count as arriving now. l.mu is held.
+func (l *Limiter) counted(now time.Time) *ratelimit.Log {
+	if len(l.inflight) == 0 {
+		return l.log
+	}
+	c := l.log.Clone()
+	for _, sent := range l.inflight {
+		c.Move(sent, later(now, l.last))
+	}
+	return c
 }
 
 func later(a time.Time, bs ...time.Time) time.Time {
@@ -321,6 +355,7 @@ func (l *Limiter) release(now time.Time) Ticket {
 	l.log.Add(now)
 	l.last = now
 	l.seq++
+	l.inflight[l.seq] = now
 	t := Ticket{seq: l.seq, sent: now, usage: l.log.UsageFor(now, l.configured())}
 	if l.probeNext {
 		l.probeNext = false
@@ -418,6 +453,15 @@ func (l *Limiter) Done(t Ticket, status int, header http.Header) {
 	defer l.mu.Unlock()
 	now = later(l.now(), now)
 	l.refresh(now)
+	if sent, ok := l.inflight[t.seq]; ok && t.seq != 0 {
+		// Count the request from its answer: the server saw it by then.
+		delete(l.inflight, t.seq)
+		at := later(now, l.last)
+		if l.log.Move(sent, at) {
+			l.last = at
+		}
+		l.broadcast()
+	}
 	if status != 0 {
 		l.learn(t, info, now)
 	}

@@ -120,3 +120,18 @@ func (l *Log) Clone() *Log {
 	c.times = slices.Clone(l.times)
 	return &c
 }
+
+// Move re-records one request recorded at from as made at to, keeping the
+// log sorted, and reports whether an entry at from was found. A client uses
+// it to count a request from when its answer arrived: the server counted it
+// at some moment in between, so the later time is the safe one.
+func (l *Log) Move(from, to time.Time) bool {
+	i := sort.Search(len(l.times), func(i int) bool { return !l.times[i].Before(from) })
+	if i == len(l.times) || !l.times[i].Equal(from) {
+		return false
+	}
+	l.times = slices.Delete(l.times, i, i+1)
+	j := sort.Search(len(l.times), func(k int) bool { return l.times[k].After(to) })
+	l.times = slices.Insert(l.times, j, to)
+	return true
+}

@@ -112,3 +112,25 @@ func ExampleLog() {
 	// true 0s
 	// false 58s
 }
+
+func TestLogMove(t *testing.T) {
+	l := NewLog(Limits{{Count: 3, Window: time.Second}})
+	for i := range 3 {
+		l.Add(t0.Add(time.Duration(i) * 100 * time.Millisecond))
+	}
+	// The first request's answer came at 250 ms: count it from there.
+	if !l.Move(t0, t0.Add(250*time.Millisecond)) {
+		t.Fatal("Move did not find the entry")
+	}
+	if l.Move(t0, t0.Add(time.Second)) {
+		t.Fatal("Move found an entry that is no longer there")
+	}
+	if got := l.Next(t0.Add(300 * time.Millisecond)); !got.Equal(t0.Add(1100 * time.Millisecond)) {
+		t.Fatalf("Next = %v, want the 100 ms entry to leave first (1.1 s)", got.Sub(t0))
+	}
+	for i := 1; i < len(l.times); i++ {
+		if l.times[i].Before(l.times[i-1]) {
+			t.Fatalf("log unsorted: %v", l.times)
+		}
+	}
+}
