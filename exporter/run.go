@@ -24,7 +24,7 @@ import (
 var (
 	knownFormats = []string{"html", "markdown", "json", "handbook", "pdf"}
 	// Available lists the formats this build renders.
-	Available = []string{"json"}
+	Available = []string{"html", "json"}
 )
 
 // DefaultFormats is the --formats default: everything this build renders.
@@ -49,7 +49,12 @@ type Config struct {
 	MaxRequests int64
 	// Generator names the program in manifest.json ("curex 0.1.0").
 	Generator string
-	Log       *slog.Logger
+	// SiteURL is the site's absolute address (--site-url) for the sitemap
+	// and canonical links; empty means none.
+	SiteURL string
+	// ThemeDir overrides templates and assets of the website (--theme).
+	ThemeDir string
+	Log      *slog.Logger
 	// Progress receives progress events; nil reports nothing.
 	Progress Progress
 	// Transport is the base HTTP transport (tests pass the sandbox's).
@@ -242,6 +247,11 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	prev := w.Previous()
 	entries := map[string]output.ManifestExport{}
 	done := map[string]bool{}
+	site, err := newSiteRun(&c)
+	if err != nil {
+		return nil, err
+	}
+	defer site.close()
 	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency}
 	fetchErr := f.Fetch(ctx, exports, func(r fetch.Result) error {
 		done[r.Export.Key()] = true
@@ -252,6 +262,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		}
 		entry, err := writeExport(w, &c, r.Tree)
 		if err != nil {
+			return err
+		}
+		if err := site.keep(r, &entry); err != nil {
 			return err
 		}
 		entries[r.Export.Key()] = entry
@@ -278,14 +291,28 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			sum.Failures = append(sum.Failures, Failure{Export: e, Err: fetch.ErrBudget})
 		}
 	}
+	exported := map[string]bool{}
+	for k := range entries {
+		exported[k] = true
+	}
 	for i := range sum.Failures {
 		fl := &sum.Failures[i]
 		kept, err := w.CarryOver("bundles/" + fl.Export.Dir())
 		if err != nil {
 			return nil, err
 		}
+		if site != nil && site.enabled() {
+			pages, err := w.CarryOver(fl.Export.Dir())
+			if err != nil {
+				return nil, err
+			}
+			exported[fl.Export.Key()] = pages
+		}
 		fl.Kept = kept
 		entries[fl.Export.Key()] = failedEntry(prev, fl.Export, kept, fl.Err)
+	}
+	if err := site.render(ctx, w, plan, exports, exported); err != nil {
+		return nil, err
 	}
 	m := &output.Manifest{Generator: c.Generator}
 	for _, e := range exports {

@@ -70,9 +70,9 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 	if err != nil {
 		abs = out
 	}
-	fmt.Fprintf(g.stdout, "\nOpen %s\n", filepath.Join(abs, "manifest.json"))
-	fmt.Fprintf(g.stdout, "  JSON bundles: %s\n", filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>", "tree.json"))
-	fmt.Fprintln(g.stdout, "This version writes the JSON bundles and the manifest; the website, Markdown bundles and handbooks are not built yet.")
+	fmt.Fprintf(g.stdout, "\nOpen the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
+	fmt.Fprintf(g.stdout, "JSON bundles:   %s\n", filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>", "tree.json"))
+	fmt.Fprintf(g.stdout, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))
 	if sum.Partial() {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed", len(sum.Failures), sum.Planned)}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,8 @@ type exportFlags struct {
 	api         apiFlags
 	sel         selectFlags
 	output      string
+	siteURL     string
+	theme       string
 	formats     string
 	maxRequests int64
 	progress    string
@@ -149,6 +152,8 @@ version, the rest were written.`,
 	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated")
 	fl.Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
+	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	return cmd
 }
 
@@ -157,7 +162,14 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	if err != nil {
 		return err
 	}
-	c := exporter.Config{Output: f.output, Formats: splitList(f.formats), MaxRequests: f.maxRequests, Log: log}
+	c := exporter.Config{Output: f.output, Formats: splitList(f.formats), MaxRequests: f.maxRequests, Log: log, ThemeDir: f.theme}
+	if f.siteURL != "" {
+		u, err := url.Parse(f.siteURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageErr(fmt.Errorf("--site-url %q: want an absolute http(s) address", f.siteURL))
+		}
+		c.SiteURL = strings.TrimSuffix(u.String(), "/") + "/"
+	}
 	if err := f.api.config(&c); err != nil {
 		return err
 	}

@@ -1,0 +1,274 @@
+package content
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Renderer renders node attributes to HTML. Its zero value is not usable;
+// create one with New. A Renderer is safe for concurrent use.
+type Renderer struct {
+	md     goldmark.Markdown
+	chroma *chromahtml.Formatter
+}
+
+// New returns a Renderer configured for curex: GFM, footnotes, typographer,
+// CJK line breaks, chroma highlighting with classes, no raw HTML and a
+// link-scheme allowlist.
+func New() *Renderer {
+	r := &Renderer{
+		chroma: chromahtml.New(
+			chromahtml.WithClasses(true),
+			chromahtml.WithPreWrapper(nopPreWrapper{}),
+		),
+	}
+	r.md = goldmark.New(
+		goldmark.WithExtensions(
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+			extension.Strikethrough,
+			extension.Linkify,
+			extension.TaskList,
+			extension.NewFootnote(extension.WithFootnoteIDPrefixFunction(footnotePrefix)),
+			extension.Typographer,
+			extension.NewCJK(extension.WithEastAsianLineBreaks()),
+		),
+		goldmark.WithParserOptions(
+			parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(headingShifter{}, 1000)),
+		),
+		goldmark.WithRendererOptions(
+			// No html.WithUnsafe: and our own node renderers below replace
+			// every goldmark renderer that could emit author-controlled
+			// markup or URLs.
+			renderer.WithNodeRenderers(util.Prioritized(&safeRenderer{r: r}, 10)),
+		),
+	)
+	return r
+}
+
+// Markdown renders one Markdown string. idPrefix makes footnote and heading
+// ids unique on the page (e.g. "n3-description-"); characters other than
+// ASCII letters, digits, '-' and '_' in it are replaced by '-'.
+func (r *Renderer) Markdown(src, idPrefix string) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := r.markdown(&buf, src, idPrefix, 0, false); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// Context keys carrying per-call settings to the AST transformer.
+var (
+	shiftKey  = parser.NewContextKey()
+	prefixKey = parser.NewContextKey()
+)
+
+// docPrefixAttr is the Document attribute through which the footnote
+// renderer learns the id prefix of the call.
+var docPrefixAttr = []byte("curex-id-prefix")
+
+// markdown renders src into buf. shift moves every heading down by that many
+// levels (capped at h6). inline renders a single paragraph without its <p>.
+func (r *Renderer) markdown(buf *bytes.Buffer, src, idPrefix string, shift int, inline bool) (err error) {
+	src = strings.ToValidUTF8(src, "\uFFFD")
+	start := buf.Len()
+	defer func() {
+		// goldmark is not ours: should it panic on some input, show the
+		// input as escaped text rather than fail the whole export.
+		if v := recover(); v != nil {
+			onPanic(v)
+			buf.Truncate(start)
+			buf.WriteString(`<pre class="markdown-error"><code>`)
+			buf.WriteString(escape(src))
+			buf.WriteString("</code></pre>\n")
+			err = nil
+		}
+	}()
+	prefix := sanitizeIDPrefix(idPrefix)
+	source := []byte(defuse(src))
+	pc := parser.NewContext(parser.WithIDs(&prefixIDs{prefix: prefix}))
+	pc.Set(shiftKey, shift)
+	pc.Set(prefixKey, prefix)
+	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
+	if inline {
+		inlineParagraph(doc)
+	}
+	if err := r.md.Renderer().Render(buf, source, doc); err != nil {
+		return fmt.Errorf("render markdown: %w", err)
+	}
+	return nil
+}
+
+// onPanic is told of a recovered goldmark panic; fuzz tests make it fatal.
+var onPanic = func(any) {}
+
+// inlineParagraph turns a document that is one paragraph into a text block,
+// which renders without the surrounding <p>.
+func inlineParagraph(doc ast.Node) {
+	p, ok := doc.FirstChild().(*ast.Paragraph)
+	if !ok || doc.ChildCount() != 1 {
+		return
+	}
+	tb := ast.NewTextBlock()
+	tb.SetLines(p.Lines())
+	for c := p.FirstChild(); c != nil; {
+		next := c.NextSibling()
+		tb.AppendChild(tb, c)
+		c = next
+	}
+	doc.ReplaceChild(doc, p, tb)
+}
+
+// headingShifter moves headings down and records the id prefix on the
+// document for the footnote renderer.
+type headingShifter struct{}
+
+func (headingShifter) Transform(doc *ast.Document, _ text.Reader, pc parser.Context) {
+	if p, ok := pc.Get(prefixKey).(string); ok {
+		doc.SetAttribute(docPrefixAttr, []byte(p))
+	}
+	shift, _ := pc.Get(shiftKey).(int)
+	if shift <= 0 {
+		return
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if h, ok := n.(*ast.Heading); ok {
+			h.Level = min(6, h.Level+shift)
+			return ast.WalkSkipChildren, nil
+		}
+		if n.Type() == ast.TypeInline {
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// footnotePrefix returns the id prefix recorded on n's document.
+func footnotePrefix(n ast.Node) []byte {
+	doc := n.OwnerDocument()
+	if doc == nil {
+		return nil
+	}
+	if v, ok := doc.Attribute(docPrefixAttr); ok {
+		if b, ok := v.([]byte); ok {
+			return b
+		}
+	}
+	return nil
+}
+
+// sanitizeIDPrefix keeps ASCII letters, digits, '-' and '_' and replaces
+// anything else by '-'.
+func sanitizeIDPrefix(s string) string {
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if !idByte(s[i]) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	b := []byte(s)
+	for i := range b {
+		if !idByte(b[i]) {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+func idByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// prefixIDs generates heading ids that start with a prefix and are unique
+// within one Markdown call. Unicode letters and digits are kept, so Arabic
+// and Japanese headings get readable ids.
+type prefixIDs struct {
+	prefix string
+	used   map[string]bool
+	// next is the next suffix to try for a slug, so that many equal
+	// headings cost linear, not quadratic, time.
+	next map[string]int
+}
+
+const maxSlugRunes = 64
+
+func (s *prefixIDs) Generate(value []byte, _ ast.NodeKind) []byte {
+	var b strings.Builder
+	dash := false
+	n := 0
+	for _, r := range string(value) {
+		if n >= maxSlugRunes {
+			break
+		}
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+			n++
+		default:
+			dash = true
+		}
+	}
+	slug := b.String()
+	if slug == "" {
+		slug = "heading"
+	}
+	if s.used == nil {
+		s.used = map[string]bool{}
+		s.next = map[string]int{}
+	}
+	id := s.prefix + slug
+	for s.used[id] {
+		s.next[slug]++
+		id = s.prefix + slug + "-" + strconv.Itoa(s.next[slug])
+	}
+	s.used[id] = true
+	return []byte(id)
+}
+
+func (s *prefixIDs) Put(value []byte) {
+	if s.used == nil {
+		s.used = map[string]bool{}
+		s.next = map[string]int{}
+	}
+	s.used[string(value)] = true
+}
+
+// nopPreWrapper lets the code block renderer write <pre><code> itself.
+type nopPreWrapper struct{}
+
+func (nopPreWrapper) Start(bool, string) string { return "" }
+func (nopPreWrapper) End(bool) string           { return "" }
+
+// escape returns s escaped for HTML text and attribute values, with
+// invalid UTF-8 replaced.
+func escape(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return template.HTMLEscapeString(s)
+}

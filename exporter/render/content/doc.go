@@ -1,0 +1,34 @@
+// Package content turns a content node's free-form attributes, untrusted
+// JSON from the Curriculum Content API, into safe HTML for the website.
+//
+// Strings are Markdown, rendered with goldmark (GFM tables, strikethrough,
+// task lists and autolinks, footnotes, typographic punctuation, CJK line
+// breaks). Fenced code is highlighted by chroma with CSS classes only;
+// StyleCSS returns the matching stylesheet (chroma's "github" style, and
+// "github-dark" under prefers-color-scheme: dark).
+//
+// Everything the API sends is treated as hostile:
+//
+//   - Raw HTML in Markdown is never passed through. Inline and block HTML
+//     is shown as escaped text, so nothing the author wrote silently
+//     disappears; a construct that is only an HTML comment is dropped, as
+//     Markdown authors expect.
+//   - Link and image URLs must be http, https or mailto (images: http or
+//     https), or relative. Anything else (javascript:, vbscript:, data:,
+//     file:, ... however obfuscated with case, whitespace, control
+//     characters or entities) loses its link: the link text, or an image's
+//     alt text, is kept as plain text.
+//   - Absolute links get rel="noopener noreferrer nofollow"; images get
+//     loading="lazy".
+//   - No element carries a style attribute or an event handler, so pages
+//     work under a strict Content-Security-Policy.
+//   - Heading and footnote ids start with a per-call prefix, so several
+//     Markdown blocks can share a page.
+//
+// Node renders every attribute: "description" first, then
+// "learning_objectives", then all other members sorted by key, each in its
+// own section with a labelled heading. JSON null means "no value" and is
+// omitted; every other value is shown, in the tidiest form its shape allows,
+// down to escaped JSON for shapes with no better form. Output is
+// deterministic: the same input always gives the same bytes.
+package content

@@ -1,0 +1,52 @@
+package content
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// The chroma styles of highlighted code.
+const (
+	lightStyle = "github"
+	darkStyle  = "github-dark"
+)
+
+var styleCSS = sync.OnceValue(func() []byte {
+	var b bytes.Buffer
+	b.WriteString("/* Code highlighting: chroma style \"" + lightStyle + "\", \"" + darkStyle + "\" when the reader prefers dark. */\n")
+	b.WriteString(chromaCSS(lightStyle, ""))
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	b.WriteString(chromaCSS(darkStyle, "  "))
+	b.WriteString("}\n")
+	return b.Bytes()
+})
+
+// chromaCSS returns the rules of one chroma style, every selector under
+// .chroma, each line indented by indent.
+func chromaCSS(name, indent string) string {
+	var b bytes.Buffer
+	f := chromahtml.New(chromahtml.WithClasses(true))
+	if err := f.WriteCSS(&b, styles.Get(name)); err != nil {
+		// WriteCSS only fails when its writer does; a bytes.Buffer does not.
+		panic(err)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		// chroma puts the background on a ".bg" class of its own; ours is
+		// the <pre class="chroma">.
+		line = strings.Replace(line, "*/ .bg {", "*/ .chroma {", 1)
+		out.WriteString(indent + line + "\n")
+	}
+	return out.String()
+}
+
+// StyleCSS returns the CSS for highlighted code: chroma's "github" style by
+// default and "github-dark" inside @media (prefers-color-scheme: dark),
+// every rule scoped under .chroma. The caller may modify the returned slice.
+func StyleCSS() []byte {
+	return bytes.Clone(styleCSS())
+}

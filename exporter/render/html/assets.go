@@ -1,0 +1,155 @@
+package html
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/curex/curex/themes"
+)
+
+// asset is one file written under assets/.
+type asset struct {
+	// Name is the file's name under assets/, hashed for the known assets.
+	Name string
+	Data []byte
+}
+
+// assetSet holds the theme's files: the known assets by logical name
+// ("site.css") and the extra files a theme folder brings.
+type assetSet struct {
+	byName map[string]asset // logical name -> hashed file
+	extra  []asset          // theme files written as they are
+	icons  map[string]bool  // icon names with an SVG
+}
+
+// hashed names data after its logical name with a short content hash:
+// "site.css" → "site.3f2a9c1e.css".
+func hashed(name string, data []byte) string {
+	sum := sha256.Sum256(data)
+	h := hex.EncodeToString(sum[:4])
+	ext := path.Ext(name)
+	return strings.TrimSuffix(name, ext) + "." + h + ext
+}
+
+// loadAssets reads the default theme, applies the theme folder's assets/
+// files by name, and builds the icon style sheet and the syntax-highlighting
+// style sheet.
+func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
+	files := map[string][]byte{}
+	def, err := fs.Sub(themes.FS, "default")
+	if err != nil {
+		return nil, err
+	}
+	if err := readTree(def, files); err != nil {
+		return nil, fmt.Errorf("default theme: %w", err)
+	}
+	if themeDir != "" {
+		dir := filepath.Join(themeDir, "assets")
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			if err := readTree(os.DirFS(dir), files); err != nil {
+				return nil, fmt.Errorf("theme %s: %w", themeDir, err)
+			}
+		} else if err != nil && !os.IsNotExist(err) {
+			return nil, fmt.Errorf("theme %s: %w", themeDir, err)
+		}
+	}
+	s := &assetSet{byName: map[string]asset{}, icons: map[string]bool{}}
+	// Icons become one style sheet of data URLs used as CSS masks, so they
+	// follow the text colour and load from file:// like any style sheet.
+	var icons strings.Builder
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range files {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, k := range names {
+		if dir, file := path.Split(k); dir == "icons/" && path.Ext(file) == ".svg" {
+			n := strings.TrimSuffix(file, ".svg")
+			if !validIconName(n) {
+				continue
+			}
+			s.icons[n] = true
+			fmt.Fprintf(&icons, ".icon-%s{--icon:url(\"data:image/svg+xml;base64,%s\")}\n", n, base64.StdEncoding.EncodeToString(files[k]))
+		}
+	}
+	if _, ok := files["icons.css"]; !ok {
+		files["icons.css"] = []byte(icons.String())
+	}
+	if _, ok := files["chroma.css"]; !ok {
+		files["chroma.css"] = chroma
+	}
+	for _, k := range []string{"site.css", "site.js", "icons.css", "chroma.css"} {
+		data, ok := files[k]
+		if !ok {
+			return nil, fmt.Errorf("theme: missing asset %s", k)
+		}
+		s.byName[k] = asset{Name: hashed(k, data), Data: data}
+		delete(files, k)
+	}
+	for _, k := range names {
+		data, ok := files[k]
+		if !ok || strings.HasPrefix(k, "icons/") && path.Ext(k) == ".svg" {
+			continue // icons live in icons.css
+		}
+		s.extra = append(s.extra, asset{Name: k, Data: data})
+	}
+	return s, nil
+}
+
+// validIconName keeps icon names to a-z, 0-9 and "-", so they can be used
+// in class names.
+func validIconName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// readTree copies every regular file of fsys into files, keyed by its
+// slash-separated path; hidden files are skipped.
+func readTree(fsys fs.FS, files map[string][]byte) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != "." && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		files[p] = data
+		return nil
+	})
+}
+
+// iconClass returns the CSS class of a node type's icon, the generic one
+// when the theme has no icon of that name.
+func (s *assetSet) iconClass(name string) string {
+	if s.icons[name] {
+		return "icon-" + name
+	}
+	return "icon-generic"
+}

@@ -1,0 +1,42 @@
+package html
+
+import (
+	"encoding/json"
+	"html/template"
+
+	"github.com/curex/curex/exporter/render/content"
+)
+
+// attributeLabels are the attribute keys with a localized label; other keys
+// are humanized by the content package.
+var attributeLabels = map[string]bool{
+	"description": true, "learning_objectives": true, "estimated_minutes": true, "standards": true,
+	"materials": true, "vocabulary": true, "teacher_notes": true, "prerequisites": true,
+	"resources": true, "assessment": true,
+}
+
+// contentRenderer renders node attributes with the content package.
+type contentRenderer struct {
+	r *content.Renderer
+}
+
+func newContentRenderer() (*contentRenderer, error) {
+	return &contentRenderer{r: content.New()}, nil
+}
+
+// node renders a node's attributes with labels in the language of m.
+func (c *contentRenderer) node(attrs map[string]json.RawMessage, title string, m messages, idPrefix string) (template.HTML, error) {
+	labels := func(key string) string {
+		if attributeLabels[key] {
+			return m.T(key)
+		}
+		return ""
+	}
+	return c.r.Node(attrs, title, labels, idPrefix)
+}
+
+// plainText is the text of a Markdown string, n runes at most.
+func plainText(src string, n int) string { return content.PlainText(src, n) }
+
+// chromaCSS is the style sheet of highlighted code.
+func chromaCSS() []byte { return content.StyleCSS() }

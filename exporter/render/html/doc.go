@@ -1,0 +1,51 @@
+// Package html renders the curex website: a catalog of curricula, a landing
+// page per curriculum with its variant × locale matrix, and per variant ×
+// locale a table of contents, one page per node and a search index.
+//
+// # Pages and links
+//
+// Every internal link is relative ("../alg-u1/index.html", always naming
+// index.html), so the site works from file://, from any sub-path and from
+// a bucket. The one exception is 404.html: hosts serve it at any path, so
+// its links start at the site URL when there is one, else at "/".
+// Canonical links, and absolute hreflang alternates, only appear when
+// Site.URL is set; sitemap.xml is only written then too (a sitemap needs
+// absolute URLs), and robots.txt names it.
+//
+// A node page carries lang (and dir="rtl") on <html>; a node shown in the
+// primary locale because it has no translation gets a visible notice and
+// lang/dir on its content. The language switcher and the
+// <link rel="alternate" hreflang> links land on the same node in every
+// other exported locale of the variant (x-default is the primary locale);
+// the variant switcher lands on the same node in the other variants, or on
+// its nearest ancestor there, or on that variant's contents. Titles from
+// the API are isolated in <bdi> wherever they sit among other text.
+//
+// Trees of more than 300 nodes list, in a node page's sidebar, the path to
+// the node with the siblings along it and the node's children, instead of
+// every node: pages then stay small and a tree renders in linear time.
+//
+// # Search
+//
+// Each variant × locale has search.json and search-index.js: the search box
+// loads the script on first use (fetch is not allowed from file://) and
+// matches substrings of case- and diacritic-folded text, so CJK queries
+// work without word boundaries. Without JavaScript the form leads to the
+// contents page.
+//
+// # Themes
+//
+// Templates are embedded from templates/ and assets from themes/default/.
+// Options.ThemeDir adds a theme folder: its *.html files are parsed after
+// the embedded ones, on a Clone per page kind, so {{define "footer"}} there
+// replaces that block on every page, and a file named after a page kind
+// (node.html, toc.html, catalog.html, curriculum.html, 404.html) applies to
+// that kind only. Its assets/ files replace the default assets by name
+// (site.css, site.js, icons/NAME.svg, icons.css, chroma.css) and other
+// files are copied to assets/ as they are. Known assets are written with a
+// content hash in their name (assets/site.3f2a9c1e.css). Templates receive
+// a *Page; its fields are the theme contract.
+//
+// Pages use no inline script or style, so they work under a
+// Content-Security-Policy of script-src 'self'; style-src 'self'.
+package html

@@ -1,0 +1,193 @@
+package html
+
+import (
+	"html/template"
+)
+
+// Page is what every template receives. Its fields are part of the theme
+// contract: a theme's templates may use any of them. Links are relative to
+// the page (or, on the 404 page only, rooted at "/" or the site URL).
+type Page struct {
+	// Kind is "catalog", "curriculum", "toc", "node" or "notfound"; it is
+	// also the class of <body>.
+	Kind string
+	// Path is the page's file relative to the output root.
+	Path string
+	// Lang is the page's language (the lang of <html>); RTL sets dir="rtl".
+	Lang string
+	RTL  bool
+	// Title is the document title; Description its meta description.
+	Title, Description string
+	// Canonical is the absolute URL of the page, only with a site URL.
+	Canonical string
+	// Alternates are the same page in every exported locale, then
+	// x-default (the primary locale).
+	Alternates []Alternate
+	Site       *Site
+	Header     Header
+	// Breadcrumbs lead from the catalog to the page; the last has no Href.
+	Breadcrumbs []Link
+	// Languages and Variants are the switchers (empty on site pages).
+	Languages []Switch
+	Variants  []Switch
+	// Search is the search box of a variant × locale (nil elsewhere).
+	Search *SearchBox
+	// Sidebar is the collapsible tree (node pages).
+	Sidebar []*TreeItem
+	// Node is the node of a node page.
+	Node *NodeView
+	// TOC is the whole tree (contents page); Bundle the JSON bundle's link.
+	TOC    []*TreeItem
+	Bundle string
+	// Catalog lists the curricula (catalog page).
+	Catalog []CatalogEntry
+	// Landing is the variant × locale matrix (curriculum page).
+	Landing *Landing
+	// Chroma is set when the page may hold highlighted code.
+	Chroma bool
+
+	msgs   messages
+	assets *assetSet
+	// root, when set, prefixes root-relative paths instead of computing
+	// relative ones (the 404 page, served at any path).
+	root string
+}
+
+// T returns the user-interface string key in the page's language.
+func (p *Page) T(key string, args ...any) string { return p.msgs.T(key, args...) }
+
+// Href returns the link from this page to a file given relative to the
+// output root.
+func (p *Page) Href(to string) string {
+	if p.root != "" {
+		return p.root + to
+	}
+	return rel(p.Path, to)
+}
+
+// Asset returns the link to a theme asset by its logical name ("site.css",
+// "site.js", "icons.css", "chroma.css"), or to a theme file by its path
+// under assets/.
+func (p *Page) Asset(name string) string {
+	if a, ok := p.assets.byName[name]; ok {
+		return p.Href("assets/" + a.Name)
+	}
+	return p.Href("assets/" + name)
+}
+
+// Alternate is a <link rel="alternate" hreflang>.
+type Alternate struct {
+	Lang, Href string
+}
+
+// Header is the page header: the site, the curriculum, the variant and the
+// locale being read.
+type Header struct {
+	SiteTitle, SiteHref string
+	// Curriculum is empty on site pages.
+	Curriculum, CurriculumHref, CurriculumLang string
+	Variant, Locale, TOCHref                   string
+}
+
+// Link is a titled link; Lang is set when the title is in another
+// language than the page.
+type Link struct {
+	Title, Href, Lang string
+	// TypeDisplay ("Lesson 3") and Icon (a CSS class) describe a node.
+	TypeDisplay, Icon string
+}
+
+// Switch is one entry of the language or variant switcher.
+type Switch struct {
+	// Name is the locale's own name or the variant's name.
+	Name, Href string
+	// Lang is the locale code of a language entry.
+	Lang string
+	RTL  bool
+	// Current marks the page's own locale or variant.
+	Current bool
+	// Progress is the locale's published translation progress (language
+	// entries); -1 when unknown.
+	Progress int
+	// Depth indents variants; Nearest is set when the link lands on an
+	// ancestor or the contents instead of the same node.
+	Depth   int
+	Nearest bool
+}
+
+// SearchBox configures the client-side search of one variant × locale.
+type SearchBox struct {
+	// Action is the contents page, where the form leads without JavaScript.
+	Action string
+	// Index is the search-index.js file; Base the folder its paths are
+	// relative to; Key the global entry it defines.
+	Index, Base, Key string
+}
+
+// TreeItem is one node in the sidebar or the contents page.
+type TreeItem struct {
+	// The fields of Link, not embedded: templates look up embedded fields
+	// slowly, and a sidebar has many items.
+	Title, Href, Lang, TypeDisplay, Icon string
+	ID                                   string
+	// Draft is the localized "Not published" label of an unpublished node
+	// (only with IncludeUnpublished), else "".
+	Draft string
+	// Open and Current mark the path to the page's node.
+	Open, Current bool
+	// More is set when the node has children that are not listed here.
+	More     bool
+	Children []*TreeItem
+}
+
+// NodeView is the main content of a node page.
+type NodeView struct {
+	// Type is the node type's name ("lesson"), TypeName its display name
+	// ("Lección"), TypeDisplay the numbered form ("Lección 3").
+	ID, Title, Type, TypeName, TypeDisplay, Icon string
+	// Badges say where the content comes from in the variant chain.
+	Badges []string
+	// Draft is the localized "Not published" label of an unpublished node.
+	Draft string
+	// Fallback is the notice shown when the content is in the primary
+	// locale; ContentLang and ContentRTL then describe it.
+	Fallback    string
+	ContentLang string
+	ContentRTL  bool
+	// Content is the HTML of the node's attributes.
+	Content template.HTML
+	// Children are the node's children, Prev and Next the pages around it
+	// in reading order.
+	Children   []Link
+	Prev, Next *Link
+}
+
+// CatalogEntry is one curriculum on the catalog page.
+type CatalogEntry struct {
+	Name, Description, Href, Lang string
+	RTL                           bool
+	Variants, Locales             int
+}
+
+// Landing is a curriculum's variant × locale matrix.
+type Landing struct {
+	Name, Description string
+	Locales           []Locale
+	Rows              []LandingRow
+}
+
+// LandingRow is one variant of the matrix.
+type LandingRow struct {
+	Name  string
+	Depth int
+	Cells []LandingCell
+}
+
+// LandingCell is one variant × locale: a link to its contents when it was
+// exported.
+type LandingCell struct {
+	Href                  string
+	Lang, LocaleName      string
+	Published, Translated int
+	Exported              bool
+}

@@ -1,0 +1,354 @@
+package html
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/templates"
+)
+
+// Options configure a Renderer.
+type Options struct {
+	// ThemeDir is an optional folder that overrides the embedded theme: its
+	// *.html files are parsed after the embedded templates, so a {{define}}
+	// there replaces that block, and its assets/ files replace the default
+	// assets of the same name (site.css, site.js, icons/NAME.svg, ...).
+	ThemeDir string
+	// IncludeUnpublished renders drafts and their subtrees. By default they
+	// never appear: no page, no link, no search entry.
+	IncludeUnpublished bool
+}
+
+// pageKinds are the page templates; each is parsed on a clone of the
+// shared layout (base.html and partials.html).
+var pageKinds = []string{"catalog", "curriculum", "toc", "node", "404"}
+
+// fullSidebarLimit is the largest tree whose node pages list every node in
+// the sidebar; larger trees list the path to the page, its siblings and its
+// children, so that pages stay small and rendering linear.
+const fullSidebarLimit = 300
+
+// Renderer writes the website. It is safe for concurrent RenderTree calls;
+// RenderSite comes after every RenderTree.
+type Renderer struct {
+	opts    Options
+	pages   map[string]*template.Template
+	assets  *assetSet
+	content *contentRenderer
+
+	mu    sync.Mutex
+	trees map[string]*treeRecord // by export folder
+}
+
+// treeRecord is what RenderTree keeps for RenderSite: the pages of one
+// tree, for the sitemap.
+type treeRecord struct {
+	outline *Outline
+	// ids are the node ids in reading order.
+	ids []string
+}
+
+// New parses the embedded templates and theme, then the theme folder's.
+func New(o Options) (*Renderer, error) {
+	cr, err := newContentRenderer()
+	if err != nil {
+		return nil, err
+	}
+	pages, err := loadTemplates(o.ThemeDir)
+	if err != nil {
+		return nil, err
+	}
+	assets, err := loadAssets(o.ThemeDir, chromaCSS())
+	if err != nil {
+		return nil, err
+	}
+	return &Renderer{opts: o, pages: pages, assets: assets, content: cr, trees: map[string]*treeRecord{}}, nil
+}
+
+// loadTemplates parses, for every page kind, the shared embedded templates,
+// the page's embedded template, then the theme folder's shared templates
+// and its template named after the page (node.html, toc.html, ...), so
+// that a theme redefines any block for every page or for one kind.
+func loadTemplates(themeDir string) (map[string]*template.Template, error) {
+	isPage := func(name string) bool { return slices.Contains(pageKinds, strings.TrimSuffix(name, ".html")) }
+	common := template.New("curex")
+	names, err := fs.Glob(templates.FS, "*.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if isPage(n) {
+			continue
+		}
+		if _, err := common.ParseFS(templates.FS, n); err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+	}
+	type file struct{ name, text string }
+	var themeCommon []file
+	themePages := map[string]file{}
+	if themeDir != "" {
+		matches, err := filepath.Glob(filepath.Join(themeDir, "*.html"))
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(themeDir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("theme %s: not a folder", themeDir)
+		}
+		slices.Sort(matches)
+		for _, m := range matches {
+			data, err := os.ReadFile(m)
+			if err != nil {
+				return nil, fmt.Errorf("theme: %w", err)
+			}
+			f := file{"theme/" + filepath.Base(m), string(data)}
+			if isPage(filepath.Base(m)) {
+				themePages[strings.TrimSuffix(filepath.Base(m), ".html")] = f
+			} else {
+				themeCommon = append(themeCommon, f)
+			}
+		}
+	}
+	out := map[string]*template.Template{}
+	for _, kind := range pageKinds {
+		t, err := common.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := t.ParseFS(templates.FS, kind+".html"); err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		files := themeCommon
+		if f, ok := themePages[kind]; ok {
+			files = append(slices.Clip(files), f)
+		}
+		for _, f := range files {
+			if _, err := t.New(f.name).Parse(f.text); err != nil {
+				return nil, fmt.Errorf("theme %s: %w", themeDir, err)
+			}
+		}
+		if t.Lookup("base") == nil {
+			return nil, fmt.Errorf("templates: no %q template", "base")
+		}
+		out[kind] = t
+	}
+	return out, nil
+}
+
+// execute renders p with the template of its kind.
+func (r *Renderer) execute(w Writer, kind string, p *Page) error {
+	p.assets = r.assets
+	var buf bytes.Buffer
+	if err := r.pages[kind].ExecuteTemplate(&buf, "base", p); err != nil {
+		return fmt.Errorf("render %s: %w", p.Path, err)
+	}
+	return w.Write(p.Path, buf.Bytes())
+}
+
+// OutlineOf builds the Outline of a tree: its published nodes (all nodes
+// when includeUnpublished), a draft's subtree left out.
+func OutlineOf(t *model.Tree, includeUnpublished bool) *Outline {
+	o := &Outline{Export: t.Export, Parent: map[string]string{}, Path: map[string]string{}}
+	var walk func(ns []*model.Node, parent string)
+	walk = func(ns []*model.Node, parent string) {
+		for _, n := range ns {
+			if !includeUnpublished && !n.Published() {
+				continue
+			}
+			o.Parent[n.ID] = parent
+			o.Path[n.ID] = n.Path
+			walk(n.Children, n.ID)
+		}
+	}
+	walk(t.Nodes, "")
+	return o
+}
+
+// lookup finds the curriculum, variant and locale of an export in site.
+func lookup(site *Site, e model.Export) (*Curriculum, *Variant, *Locale, error) {
+	for _, c := range site.Curricula {
+		if c.Slug != e.CurriculumSlug {
+			continue
+		}
+		var v *Variant
+		for i := range c.Variants {
+			if c.Variants[i].Slug == e.VariantSlug {
+				v = &c.Variants[i]
+			}
+		}
+		var l *Locale
+		for i := range c.Locales {
+			if c.Locales[i].Slug == e.LocaleSlug {
+				l = &c.Locales[i]
+			}
+		}
+		if v == nil || l == nil {
+			return nil, nil, nil, fmt.Errorf("html: export %s is not in the site's variants and locales", e.Dir())
+		}
+		return c, v, l, nil
+	}
+	return nil, nil, nil, fmt.Errorf("html: curriculum %q is not in the site", e.CurriculumSlug)
+}
+
+// siteLang is the language of the site-wide pages.
+func siteLang(site *Site) string {
+	if site.Lang != "" {
+		return site.Lang
+	}
+	return "en"
+}
+
+func siteTitle(site *Site, m messages) string {
+	if site.Title != "" {
+		return site.Title
+	}
+	return m.T("site_title")
+}
+
+// localeRTL reports whether l is written right to left.
+func localeRTL(l *Locale) bool { return l.RTL || RTL(l.Code) }
+
+// localeByCode finds a curriculum's locale by code.
+func localeByCode(c *Curriculum, code string) *Locale {
+	for i := range c.Locales {
+		if c.Locales[i].Code == code {
+			return &c.Locales[i]
+		}
+	}
+	return nil
+}
+
+// variantName is a variant's name, or "Base curriculum" for the base.
+func variantName(v *Variant, m messages) string {
+	if v.Name == "" {
+		return m.T("base")
+	}
+	return v.Name
+}
+
+// RenderSite writes the catalog (index.html), one landing page per
+// curriculum, 404.html, robots.txt, sitemap.xml (only with a site URL: a
+// sitemap needs absolute URLs) and the theme's assets. Call it after every
+// RenderTree: the sitemap lists the pages they wrote.
+func (r *Renderer) RenderSite(w Writer, site *Site) error {
+	for _, k := range []string{"site.css", "site.js", "icons.css", "chroma.css"} {
+		a := r.assets.byName[k]
+		if err := w.Write("assets/"+a.Name, a.Data); err != nil {
+			return err
+		}
+	}
+	for _, a := range r.assets.extra {
+		if err := w.Write("assets/"+a.Name, a.Data); err != nil {
+			return err
+		}
+	}
+	if err := r.renderCatalog(w, site); err != nil {
+		return err
+	}
+	for _, c := range site.Curricula {
+		if err := r.renderLanding(w, site, c); err != nil {
+			return err
+		}
+	}
+	if err := r.renderNotFound(w, site); err != nil {
+		return err
+	}
+	robots := "User-agent: *\nAllow: /\n"
+	if site.URL != "" {
+		robots += "\nSitemap: " + absURL(site.URL, "sitemap.xml") + "\n"
+		if err := w.Write("sitemap.xml", r.sitemap(site)); err != nil {
+			return err
+		}
+	}
+	return w.Write("robots.txt", []byte(robots))
+}
+
+func (r *Renderer) renderCatalog(w Writer, site *Site) error {
+	lang := siteLang(site)
+	m := catalogFor(lang)
+	p := &Page{Kind: "catalog", Path: "index.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
+	p.Title = siteTitle(site, m)
+	if site.URL != "" {
+		p.Canonical = absURL(site.URL, p.Path)
+	}
+	p.Header = Header{SiteTitle: p.Title, SiteHref: p.Href("index.html")}
+	for _, c := range site.Curricula {
+		p.Catalog = append(p.Catalog, CatalogEntry{
+			Name: c.Name, Description: c.Description, Href: p.Href(c.Slug + "/index.html"),
+			Lang: c.PrimaryLocale, RTL: RTL(c.PrimaryLocale), Variants: len(c.Variants), Locales: len(c.Locales),
+		})
+	}
+	return r.execute(w, "catalog", p)
+}
+
+func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
+	lang := c.PrimaryLocale
+	if lang == "" {
+		lang = siteLang(site)
+	}
+	m := catalogFor(lang)
+	p := &Page{Kind: "curriculum", Path: c.Slug + "/index.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
+	p.Title = c.Name + " — " + siteTitle(site, m)
+	p.Description = c.Description
+	if site.URL != "" {
+		p.Canonical = absURL(site.URL, p.Path)
+	}
+	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: p.Href("index.html"), Curriculum: c.Name, CurriculumHref: p.Href(p.Path)}
+	p.Breadcrumbs = []Link{{Title: siteTitle(site, m), Href: p.Href("index.html")}, {Title: c.Name}}
+	l := &Landing{Name: c.Name, Description: c.Description, Locales: c.Locales}
+	for i := range c.Variants {
+		v := &c.Variants[i]
+		row := LandingRow{Name: v.Name, Depth: v.Depth}
+		if v.Name == "" {
+			row.Name = c.Name + " (" + m.T("base") + ")"
+		}
+		for _, loc := range c.Locales {
+			key := v.Slug + "/" + loc.Slug
+			cell := LandingCell{Lang: loc.Code, LocaleName: loc.Name, Published: loc.PublishedProgress,
+				Translated: loc.TranslationProgress, Exported: c.Exported[key]}
+			if cell.Exported {
+				cell.Href = p.Href(c.Slug + "/" + key + "/index.html")
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		l.Rows = append(l.Rows, row)
+	}
+	p.Landing = l
+	return r.execute(w, "curriculum", p)
+}
+
+// renderNotFound writes 404.html. Hosts serve it at any path, so its links
+// cannot be relative: they start at the site URL when there is one, else
+// at "/" (the only links of the site that do).
+func (r *Renderer) renderNotFound(w Writer, site *Site) error {
+	lang := siteLang(site)
+	m := catalogFor(lang)
+	root := "/"
+	if site.URL != "" {
+		root = strings.TrimSuffix(site.URL, "/") + "/"
+	}
+	p := &Page{Kind: "notfound", Path: "404.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m, root: root}
+	p.Title = m.T("not_found_title") + " — " + siteTitle(site, m)
+	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: root}
+	return r.execute(w, "404", p)
+}
+
+// record keeps what RenderSite needs of a rendered tree.
+func (r *Renderer) record(dir string, rec *treeRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.trees[dir] = rec
+}
+
+// jsonMarshal encodes v like encoding/json, keeping the escapes of <, >
+// and & so the result is safe inside a script.
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

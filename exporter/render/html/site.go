@@ -1,0 +1,89 @@
+package html
+
+import "github.com/curex/curex/exporter/model"
+
+// Site is what the renderer knows of the whole export beyond single trees:
+// every curriculum with its variants, locales and exported pairs. The
+// exporter builds it from the plan before any tree is rendered.
+type Site struct {
+	// Title names the site on the catalog page ("Curricula").
+	Title string
+	// URL is the absolute base URL (--site-url) for the sitemap and
+	// canonical links, with a trailing slash; empty means none.
+	URL string
+	// Generator names the program ("curex 0.1.0").
+	Generator string
+	// Lang is the language of the catalog and 404 pages ("en" when empty);
+	// a curriculum's landing page is in its primary locale.
+	Lang string
+	// JSONBundles is set when bundles/<c>/<v>/<l>/tree.json are written:
+	// contents pages then link to them.
+	JSONBundles bool
+	// Curricula in plan order.
+	Curricula []*Curriculum
+}
+
+// Curriculum is one base curriculum of the site.
+type Curriculum struct {
+	ID, Name, Description string
+	// Slug is the curriculum's folder.
+	Slug          string
+	PrimaryLocale string
+	// Locales are the enabled locales, in the API's order.
+	Locales []Locale
+	// Variants start with the base curriculum (Name "", Slug "base"), then
+	// the variants in the API's order (parents before their variants).
+	Variants []Variant
+	// Exported reports which variant × locale pairs have pages, keyed by
+	// VariantSlug + "/" + LocaleSlug.
+	Exported map[string]bool
+}
+
+// Locale is an enabled locale of a curriculum.
+type Locale struct {
+	Code string
+	// Name is the locale's own name ("Español").
+	Name string
+	// Slug is the locale's folder.
+	Slug      string
+	IsPrimary bool
+	// RTL is true for right-to-left scripts (ar, he, fa, ur, ...).
+	RTL bool
+	// TranslationProgress and PublishedProgress are percentages.
+	TranslationProgress, PublishedProgress int
+}
+
+// Variant is the base curriculum or one of its variants.
+type Variant struct {
+	// Name is "" for the base curriculum.
+	Name, ID, Slug string
+	// ParentSlug is the slug of the curriculum it derives from ("" for
+	// the base).
+	ParentSlug string
+	// Depth is 0 for the base, 1 for a direct variant, 2 for a variant of
+	// a variant.
+	Depth int
+}
+
+// Outline is the shape of one exported tree, kept for other trees' pages:
+// which nodes exist (published ones, unless unpublished content is
+// included) and their parents, so a variant switcher can land on the same
+// node or its nearest existing ancestor.
+type Outline struct {
+	Export model.Export
+	// Parent maps a node id to its parent's id ("" for a root).
+	Parent map[string]string
+	// Path maps a node id to its page, relative to the output root.
+	Path map[string]string
+}
+
+// Outlines finds the outline of an export by variant and locale slug.
+type Outlines interface {
+	Outline(curriculumSlug, variantSlug, localeSlug string) *Outline
+}
+
+// Writer receives the rendered files; paths are relative to the output
+// root with forward slashes.
+type Writer interface {
+	Write(rel string, data []byte) error
+}

@@ -1,0 +1,533 @@
+package html
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/curex/curex/exporter/model"
+)
+
+// parse parses a written page.
+func parse(t *testing.T, w *memWriter, page string) *html.Node {
+	t.Helper()
+	data, ok := w.files[page]
+	if !ok {
+		t.Fatalf("%s not written", page)
+	}
+	doc, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", page, err)
+	}
+	return doc
+}
+
+// walk calls fn for every element of n.
+func walk(n *html.Node, fn func(*html.Node)) {
+	if n.Type == html.ElementNode {
+		fn(n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walk(c, fn)
+	}
+}
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// find returns the elements of doc that match tag and every key=value.
+func find(doc *html.Node, tag string, kv ...string) []*html.Node {
+	var out []*html.Node
+	walk(doc, func(n *html.Node) {
+		if n.Data != tag {
+			return
+		}
+		for i := 0; i < len(kv); i += 2 {
+			if v, _ := attr(n, kv[i]); v != kv[i+1] {
+				return
+			}
+		}
+		out = append(out, n)
+	})
+	return out
+}
+
+// links returns every link a page makes: a[href], link[href],
+// script[src], form[action] and the search box's data-index.
+func links(doc *html.Node) []string {
+	var out []string
+	walk(doc, func(n *html.Node) {
+		key := map[string]string{"a": "href", "link": "href", "script": "src", "form": "action", "img": "src"}[n.Data]
+		if v, ok := attr(n, key); ok && key != "" {
+			out = append(out, v)
+		}
+		if v, ok := attr(n, "data-index"); ok {
+			out = append(out, v)
+		}
+	})
+	return out
+}
+
+// resolve resolves a relative link of page to a file path, reporting
+// false for external links.
+func resolve(page, link string) (string, bool) {
+	if i := strings.IndexAny(link, "?#"); i >= 0 {
+		link = link[:i]
+	}
+	if strings.HasPrefix(link, "http://") || strings.HasPrefix(link, "https://") || strings.HasPrefix(link, "mailto:") {
+		return "", false
+	}
+	if link == "" {
+		return page, true
+	}
+	return path.Join(path.Dir(page), link), true
+}
+
+func TestEveryInternalLinkIsRelativeAndResolves(t *testing.T) {
+	t.Parallel()
+	for _, include := range []bool{false, true} {
+		var w *memWriter
+		if include {
+			w = sample(t, include).render(t, Options{IncludeUnpublished: include})
+		} else {
+			_, w = rendered(t)
+		}
+		checked := 0
+		for _, page := range w.names() {
+			if !strings.HasSuffix(page, ".html") {
+				continue
+			}
+			for _, l := range links(parse(t, w, page)) {
+				if page == "404.html" && strings.HasPrefix(l, "/") {
+					continue // served at any path: rooted links, documented
+				}
+				if strings.HasPrefix(l, "/") || strings.Contains(l, "://") && !strings.HasPrefix(l, "http") {
+					t.Errorf("%s: link %q is not relative", page, l)
+					continue
+				}
+				target, internal := resolve(page, l)
+				if !internal {
+					continue
+				}
+				if _, ok := w.files[target]; !ok {
+					t.Errorf("%s: link %q → %s, which was not written", page, l, target)
+				}
+				checked++
+			}
+		}
+		if checked < 10000 {
+			t.Errorf("only %d links checked", checked)
+		}
+	}
+}
+
+func TestLangAndDir(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	for _, tc := range []struct {
+		page, lang, dir string
+	}{
+		{"index.html", "en", ""},
+		{"algebra-1/index.html", "en", ""},
+		{"algebra-1/texas/es/index.html", "es", ""},
+		{"algebra-1/texas/es/alg-u1-l1/index.html", "es", ""},
+		{"algebra-1/houston-isd/ar/index.html", "ar", "rtl"},
+		{"algebra-1/houston-isd/ar/alg-u1-l1/index.html", "ar", "rtl"},
+		{"algebra-1/base/ja/alg-u1/index.html", "ja", ""},
+		{"earth-science/base/fr/index.html", "fr", ""},
+	} {
+		doc := parse(t, w, tc.page)
+		h := find(doc, "html")[0]
+		lang, _ := attr(h, "lang")
+		dir, _ := attr(h, "dir")
+		if lang != tc.lang || dir != tc.dir {
+			t.Errorf("%s: <html lang=%q dir=%q>, want lang=%q dir=%q", tc.page, lang, dir, tc.lang, tc.dir)
+		}
+	}
+}
+
+func TestFallbackNotice(t *testing.T) {
+	t.Parallel()
+	f, w := rendered(t)
+	fallbacks, translated := 0, 0
+	for _, tr := range f.trees {
+		tr.Walk(func(n *model.Node) bool {
+			doc := parse(t, w, n.Path)
+			notice := find(doc, "p", "class", "notice notice--fallback")
+			body := find(doc, "div", "class", "node__content")[0]
+			lang, hasLang := attr(body, "lang")
+			dir, _ := attr(body, "dir")
+			if n.Translation.Status == "fallback" && tr.Locale != tr.PrimaryLocale {
+				fallbacks++
+				wantDir := "ltr"
+				if RTL(tr.PrimaryLocale) {
+					wantDir = "rtl"
+				}
+				if len(notice) != 1 || lang != tr.PrimaryLocale || dir != wantDir {
+					t.Errorf("%s: fallback page: %d notices, content lang=%q dir=%q", n.Path, len(notice), lang, dir)
+				}
+			} else {
+				translated++
+				if len(notice) != 0 || hasLang {
+					t.Errorf("%s: %s page has a fallback notice or a content lang", n.Path, n.Translation.Status)
+				}
+			}
+			return true
+		})
+	}
+	if fallbacks == 0 || translated == 0 {
+		t.Fatalf("%d fallback and %d other pages: the sample should have both", fallbacks, translated)
+	}
+}
+
+// TestLanguageSwitcherAndHreflang: every node page links to the same node
+// in every exported locale of its variant, in the switcher and with
+// <link rel=alternate hreflang>, plus x-default for the primary locale.
+func TestLanguageSwitcherAndHreflang(t *testing.T) {
+	t.Parallel()
+	f, w := rendered(t)
+	for _, tr := range f.trees {
+		c := f.site.Curricula[slices.IndexFunc(f.site.Curricula, func(c *Curriculum) bool { return c.Slug == tr.CurriculumSlug })]
+		tr.Walk(func(n *model.Node) bool {
+			doc := parse(t, w, n.Path)
+			alts := map[string]string{}
+			for _, l := range find(doc, "link", "rel", "alternate") {
+				lang, _ := attr(l, "hreflang")
+				href, _ := attr(l, "href")
+				target, _ := resolve(n.Path, href)
+				alts[lang] = target
+			}
+			switcher := map[string]string{}
+			for _, a := range find(doc, "a") {
+				if hl, ok := attr(a, "hreflang"); ok {
+					href, _ := attr(a, "href")
+					target, _ := resolve(n.Path, href)
+					switcher[hl] = target
+				}
+			}
+			for _, l := range c.Locales {
+				other := f.outlines[tr.CurriculumSlug+"/"+tr.VariantSlug+"/"+l.Slug]
+				want, exists := other.Path[n.ID]
+				if !exists {
+					continue
+				}
+				if alts[l.Code] != want {
+					t.Errorf("%s: hreflang %s → %q, want %q", n.Path, l.Code, alts[l.Code], want)
+				}
+				if l.Code != tr.Locale && switcher[l.Code] != want {
+					t.Errorf("%s: switcher %s → %q, want %q", n.Path, l.Code, switcher[l.Code], want)
+				}
+				if _, ok := w.files[want]; !ok {
+					t.Errorf("%s: %s not written", n.Path, want)
+				}
+				if l.Code == c.PrimaryLocale && alts["x-default"] != want {
+					t.Errorf("%s: x-default → %q, want %q", n.Path, alts["x-default"], want)
+				}
+			}
+			return true
+		})
+	}
+}
+
+func TestVariantSwitcherNearestAncestor(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	// alg-tx-l1 is added by Texas under alg-u3: Houston ISD inherits it,
+	// California does not have it, so it lands on alg-u3.
+	doc := parse(t, w, "algebra-1/texas/es/alg-tx-l1/index.html")
+	want := map[string]string{
+		"algebra-1/houston-isd/es/alg-tx-l1/index.html": "",
+		"algebra-1/california/es/alg-u3/index.html":     "",
+		"algebra-1/base/es/alg-u3/index.html":           "",
+	}
+	for _, d := range find(doc, "details", "class", "switcher switcher--variant") {
+		for _, a := range find(d, "a") {
+			href, _ := attr(a, "href")
+			target, _ := resolve("algebra-1/texas/es/alg-tx-l1/index.html", href)
+			if _, ok := want[target]; !ok {
+				t.Errorf("variant switcher links %s", target)
+			}
+			delete(want, target)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("variant switcher misses %v", want)
+	}
+}
+
+// drafts of the sample dataset: alg-u3-l4 (in review) and alg-u3-l5
+// (draft) in Algebra 1, alg-u1-l2 archived by Houston ISD, cs-m3-l2 made a
+// draft by Summer Intensive.
+var drafts = map[string][]string{
+	"algebra-1/base/es":                                    {"alg-u3-l4", "alg-u3-l5"},
+	"algebra-1/houston-isd/ar":                             {"alg-u1-l2", "alg-u3-l5"},
+	"introduction-to-computer-science/summer-intensive/en": {"cs-m3-l2"},
+}
+
+func TestDraftsNeverAppear(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	for dir, ids := range drafts {
+		for _, id := range ids {
+			if _, ok := w.files[dir+"/"+id+"/index.html"]; ok {
+				t.Errorf("draft %s has a page in %s", id, dir)
+			}
+		}
+	}
+	for _, name := range w.names() {
+		data := string(w.files[name])
+		for dir, ids := range drafts {
+			if !strings.HasPrefix(name, path.Dir(dir)+"/") {
+				continue // drafts of one variant are another's published nodes
+			}
+			for _, id := range ids {
+				if strings.Contains(data, "/"+id+"/") || strings.Contains(data, `"`+id+`"`) {
+					t.Errorf("%s mentions draft %s", name, id)
+				}
+			}
+		}
+	}
+}
+
+func TestDraftsWithIncludeUnpublished(t *testing.T) {
+	t.Parallel()
+	w := sample(t, true).render(t, Options{IncludeUnpublished: true})
+	for dir, ids := range drafts {
+		var index []searchEntry
+		if err := json.Unmarshal(w.files[dir+"/search.json"], &index); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			page := dir + "/" + id + "/index.html"
+			doc := parse(t, w, page)
+			if len(find(doc, "li", "class", "badge badge--draft")) != 1 {
+				t.Errorf("%s: no draft badge", page)
+			}
+			if !slices.ContainsFunc(index, func(e searchEntry) bool { return e.ID == id }) {
+				t.Errorf("%s: %s not in the search index", dir, id)
+			}
+			if !strings.Contains(string(w.files[dir+"/index.html"]), `href="`+id+`/index.html"`) {
+				t.Errorf("%s: contents page does not link %s", dir, id)
+			}
+		}
+	}
+}
+
+// TestDeterministic does not run in parallel with the other tests: chroma
+// gives up on a regular expression match after 250 ms and then marks the
+// text as an error token, which a loaded machine (-race, parallel tests)
+// can reach, and which would make two renders differ.
+func TestDeterministic(t *testing.T) {
+	f, a := rendered(t)
+	b := f.render(t, Options{})
+	if !slices.Equal(a.names(), b.names()) {
+		t.Fatal("different file sets")
+	}
+	for _, n := range a.names() {
+		if !bytes.Equal(a.files[n], b.files[n]) {
+			t.Errorf("%s differs between two renders", n)
+		}
+	}
+}
+
+func TestAssetsAreHashed(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	re := regexp.MustCompile(`^assets/(site|icons|chroma)\.[0-9a-f]{8}\.(css|js)$`)
+	n := 0
+	for _, name := range w.names() {
+		if strings.HasPrefix(name, "assets/") {
+			if !re.MatchString(name) {
+				t.Errorf("asset %s has no content hash", name)
+			}
+			if hashed(strings.SplitN(path.Base(name), ".", 2)[0]+path.Ext(name), w.files[name]) != path.Base(name) {
+				t.Errorf("asset %s: hash does not match its content", name)
+			}
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d assets, want site.css, site.js, icons.css, chroma.css", n)
+	}
+}
+
+func TestThemeOverride(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "footer.html"), []byte(`{{define "footer"}}<footer class="custom">Custom footer {{.T "next"}}</footer>{{end}}`), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "node.html"), []byte(`{{define "content"}}<h1 class="theme-node">{{.Node.Title}}</h1>{{end}}`), 0o644))
+	must(os.MkdirAll(filepath.Join(dir, "assets", "icons"), 0o755))
+	css := []byte("body{color:rebeccapurple}\n")
+	must(os.WriteFile(filepath.Join(dir, "assets", "site.css"), css, 0o644))
+	must(os.WriteFile(filepath.Join(dir, "assets", "logo.svg"), []byte("<svg/>"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "assets", "icons", "book.svg"), []byte(`<svg id="mine"/>`), 0o644))
+
+	w := sample(t, false).render(t, Options{ThemeDir: dir})
+	cssName := "assets/" + hashed("site.css", css)
+	if !bytes.Equal(w.files[cssName], css) {
+		t.Fatalf("%s not written with the theme's CSS", cssName)
+	}
+	if _, ok := w.files["assets/logo.svg"]; !ok {
+		t.Error("extra theme asset not copied")
+	}
+	for _, page := range []string{"index.html", "algebra-1/texas/es/index.html", "algebra-1/texas/es/alg-u1-l1/index.html", "404.html"} {
+		data := string(w.files[page])
+		if !strings.Contains(data, `<footer class="custom">Custom footer`) || strings.Contains(data, "site-footer") {
+			t.Errorf("%s: footer not replaced", page)
+		}
+		if !strings.Contains(data, hashed("site.css", css)) {
+			t.Errorf("%s: does not link the theme's CSS", page)
+		}
+		// Blocks the theme did not touch stay.
+		if !strings.Contains(data, `class="skip-link"`) {
+			t.Errorf("%s: lost the default header", page)
+		}
+	}
+	node := string(w.files["algebra-1/texas/es/alg-u1-l1/index.html"])
+	if !strings.Contains(node, `<h1 class="theme-node">Variables y expresiones</h1>`) {
+		t.Error("node page content block not replaced")
+	}
+	if strings.Contains(string(w.files["algebra-1/texas/es/index.html"]), "theme-node") {
+		t.Error("node.html of the theme leaked into the contents page")
+	}
+	var icons []byte
+	for n, d := range w.files {
+		if strings.HasPrefix(n, "assets/icons.") {
+			icons = d
+		}
+	}
+	if !bytes.Contains(icons, []byte(".icon-book{")) || bytes.Contains(icons, []byte("M4 19.5")) {
+		t.Error("theme icon did not replace the default one")
+	}
+
+	// A broken theme template is an error from New.
+	bad := t.TempDir()
+	must(os.WriteFile(filepath.Join(bad, "x.html"), []byte(`{{define "footer"}}{{.Nope`), 0o644))
+	if _, err := New(Options{ThemeDir: bad}); err == nil {
+		t.Error("New accepted a broken theme template")
+	}
+	if _, err := New(Options{ThemeDir: filepath.Join(bad, "missing")}); err == nil {
+		t.Error("New accepted a missing theme folder")
+	}
+}
+
+func TestSitemapRobotsCanonical(t *testing.T) {
+	t.Parallel()
+	f := sample(t, false)
+	w := f.render(t, Options{})
+	if _, ok := w.files["sitemap.xml"]; ok {
+		t.Error("sitemap.xml written without a site URL")
+	}
+	if strings.Contains(string(w.files["robots.txt"]), "Sitemap") {
+		t.Error("robots.txt names a sitemap without a site URL")
+	}
+	if strings.Contains(string(w.files["algebra-1/texas/es/alg-u1-l1/index.html"]), `rel="canonical"`) {
+		t.Error("canonical link without a site URL")
+	}
+
+	f.site.URL = "https://curricula.example.org/sub/"
+	w = f.render(t, Options{})
+	if !strings.Contains(string(w.files["robots.txt"]), "Sitemap: https://curricula.example.org/sub/sitemap.xml\n") {
+		t.Errorf("robots.txt:\n%s", w.files["robots.txt"])
+	}
+	doc := parse(t, w, "algebra-1/texas/es/alg-u1-l1/index.html")
+	canon := find(doc, "link", "rel", "canonical")
+	if len(canon) != 1 {
+		t.Fatal("no canonical link")
+	}
+	if href, _ := attr(canon[0], "href"); href != "https://curricula.example.org/sub/algebra-1/texas/es/alg-u1-l1/" {
+		t.Errorf("canonical %s", href)
+	}
+	var sm struct {
+		URLs []struct {
+			Loc   string `xml:"loc"`
+			Links []struct {
+				Rel      string `xml:"rel,attr"`
+				Hreflang string `xml:"hreflang,attr"`
+				Href     string `xml:"href,attr"`
+			} `xml:"http://www.w3.org/1999/xhtml link"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal(w.files["sitemap.xml"], &sm); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, n := range w.names() {
+		if strings.HasSuffix(n, ".html") && n != "404.html" {
+			pages++
+		}
+	}
+	if len(sm.URLs) != pages {
+		t.Errorf("sitemap lists %d URLs, %d pages written", len(sm.URLs), pages)
+	}
+	found := false
+	for _, u := range sm.URLs {
+		if !strings.HasPrefix(u.Loc, "https://curricula.example.org/sub/") {
+			t.Errorf("sitemap loc %s", u.Loc)
+		}
+		if u.Loc == "https://curricula.example.org/sub/algebra-1/texas/es/alg-u1-l1/" {
+			found = true
+			var langs []string
+			for _, l := range u.Links {
+				langs = append(langs, l.Hreflang)
+			}
+			if !slices.Equal(langs, []string{"en", "es", "ar", "ja", "x-default"}) {
+				t.Errorf("alternates %v", langs)
+			}
+		}
+	}
+	if !found {
+		t.Error("node page missing from the sitemap")
+	}
+}
+
+func TestSearchIndex(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	for _, dir := range []string{"algebra-1/texas/es", "algebra-1/base/ja", "algebra-1/houston-isd/ar"} {
+		var index []searchEntry
+		if err := json.Unmarshal(w.files[dir+"/search.json"], &index); err != nil {
+			t.Fatal(err)
+		}
+		if len(index) < 10 {
+			t.Fatalf("%s: %d entries", dir, len(index))
+		}
+		for _, e := range index {
+			if _, ok := w.files[dir+"/"+e.Path]; !ok {
+				t.Errorf("%s: entry %s → %s not written", dir, e.ID, e.Path)
+			}
+			if e.Title == "" || e.TypeDisplay == "" {
+				t.Errorf("%s: entry %+v", dir, e)
+			}
+		}
+		js := string(w.files[dir+"/search-index.js"])
+		want := `(window.curexSearch=window.curexSearch||{})["` + dir + `"]=`
+		if !strings.HasPrefix(js, want) || !strings.Contains(js, string(w.files[dir+"/search.json"])) {
+			t.Errorf("%s: search-index.js does not define the index: %.80s", dir, js)
+		}
+	}
+	if !strings.Contains(string(w.files["algebra-1/base/ja/search.json"]), "変数") {
+		t.Error("Japanese index has no Japanese text")
+	}
+}

@@ -1,0 +1,431 @@
+package html
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/curex/curex/exporter/model"
+)
+
+// flatNode is a node in reading order with its parent.
+type flatNode struct {
+	n      *model.Node
+	parent *flatNode
+	index  int
+}
+
+// target is another exported tree a page links to.
+type target struct {
+	locale  *Locale
+	variant *Variant
+	outline *Outline
+}
+
+// treeCtx is everything RenderTree needs while it writes one tree.
+type treeCtx struct {
+	r         *Renderer
+	site      *Site
+	c         *Curriculum
+	v         *Variant
+	l         *Locale
+	t         *model.Tree
+	m         messages
+	dir       string
+	flat      []*flatNode
+	byID      map[string]*flatNode
+	locales   []target // every exported locale of the variant, this one included
+	variants  []target // every variant exported in this locale, this one included
+	excerpts  map[string]string
+	toc       string
+	rtl       bool
+	fullSide  bool
+	primary   *Locale
+	bundleRel string
+}
+
+// RenderTree writes one tree: its contents page (<c>/<v>/<l>/index.html),
+// a page per node (node.Path), and its search index (search.json and
+// search-index.js in the same folder). outlines gives the other exported
+// trees of the site, for the language and variant switchers. Nodes that
+// are not published, and their subtrees, are left out unless
+// Options.IncludeUnpublished.
+func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outlines) error {
+	c, v, l, err := lookup(site, t.Export)
+	if err != nil {
+		return err
+	}
+	if !r.opts.IncludeUnpublished {
+		t = t.PublishedOnly()
+	}
+	own := OutlineOf(t, true)
+	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: catalogFor(l.Code), dir: t.Dir(),
+		byID: map[string]*flatNode{}, excerpts: map[string]string{}, rtl: localeRTL(l)}
+	x.toc = x.dir + "/index.html"
+	x.primary = localeByCode(c, c.PrimaryLocale)
+	if site.JSONBundles {
+		x.bundleRel = "bundles/" + x.dir + "/tree.json"
+	}
+	var flatten func(ns []*model.Node, parent *flatNode)
+	flatten = func(ns []*model.Node, parent *flatNode) {
+		for _, n := range ns {
+			f := &flatNode{n: n, parent: parent, index: len(x.flat)}
+			x.flat = append(x.flat, f)
+			x.byID[n.ID] = f
+			flatten(n.Children, f)
+		}
+	}
+	flatten(t.Nodes, nil)
+	x.fullSide = len(x.flat) <= fullSidebarLimit
+
+	outline := func(vs *Variant, ls *Locale) *Outline {
+		if vs.Slug == v.Slug && ls.Slug == l.Slug {
+			return own
+		}
+		if !c.Exported[vs.Slug+"/"+ls.Slug] || outlines == nil {
+			return nil
+		}
+		return outlines.Outline(c.Slug, vs.Slug, ls.Slug)
+	}
+	for i := range c.Locales {
+		if o := outline(v, &c.Locales[i]); o != nil {
+			x.locales = append(x.locales, target{locale: &c.Locales[i], variant: v, outline: o})
+		}
+	}
+	for i := range c.Variants {
+		if o := outline(&c.Variants[i], l); o != nil {
+			x.variants = append(x.variants, target{locale: l, variant: &c.Variants[i], outline: o})
+		}
+	}
+	for _, f := range x.flat {
+		x.excerpts[f.n.ID] = excerpt(f.n)
+	}
+
+	if err := x.renderTOC(w); err != nil {
+		return err
+	}
+	for _, f := range x.flat {
+		if err := x.renderNode(w, f); err != nil {
+			return err
+		}
+	}
+	if err := x.writeSearch(w); err != nil {
+		return err
+	}
+	ids := make([]string, len(x.flat))
+	for i, f := range x.flat {
+		ids[i] = f.n.ID
+	}
+	r.record(x.dir, &treeRecord{outline: own, ids: ids})
+	return nil
+}
+
+// excerpt is the plain text of a node's description.
+func excerpt(n *model.Node) string {
+	raw, ok := n.Attributes["description"]
+	if !ok {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return plainText(s, 300)
+}
+
+// page starts a page of the tree at path.
+func (x *treeCtx) page(kind, path string) *Page {
+	p := &Page{Kind: kind, Path: path, Lang: x.l.Code, RTL: x.rtl, Site: x.site, msgs: x.m, assets: x.r.assets}
+	if x.site.URL != "" {
+		p.Canonical = absURL(x.site.URL, path)
+	}
+	p.Header = Header{
+		SiteTitle: siteTitle(x.site, x.m), SiteHref: p.Href("index.html"),
+		Curriculum: x.c.Name, CurriculumHref: p.Href(x.c.Slug + "/index.html"),
+		Variant: variantName(x.v, x.m), Locale: x.l.Name, TOCHref: p.Href(x.toc),
+	}
+	if x.c.PrimaryLocale != x.l.Code {
+		p.Header.CurriculumLang = x.c.PrimaryLocale
+	}
+	p.Search = &SearchBox{
+		Action: p.Href(x.toc),
+		Index:  p.Href(x.dir + "/search-index.js"),
+		Base:   strings.TrimSuffix(p.Href(x.toc), "index.html"),
+		Key:    x.dir,
+	}
+	return p
+}
+
+// locate finds node id (the contents page when id is "") in outline o: the
+// node itself, else its nearest ancestor there, else o's contents page.
+func (x *treeCtx) locate(o *Outline, id string) (path string, exact bool) {
+	toc := o.Export.Dir() + "/index.html"
+	if id == "" {
+		return toc, true
+	}
+	if p, ok := o.Path[id]; ok {
+		return p, true
+	}
+	if f := x.byID[id]; f != nil {
+		for a := f.parent; a != nil; a = a.parent {
+			if p, ok := o.Path[a.n.ID]; ok {
+				return p, false
+			}
+		}
+	}
+	return toc, false
+}
+
+// switchers fills the language and variant switchers and the hreflang
+// alternates of the page of node id ("" for the contents page).
+func (x *treeCtx) switchers(p *Page, id string) {
+	var xdefault *Alternate
+	for _, tg := range x.locales {
+		path, exact := x.locate(tg.outline, id)
+		s := Switch{Name: tg.locale.Name, Href: p.Href(path), Lang: tg.locale.Code, RTL: localeRTL(tg.locale),
+			Current: tg.locale == x.l, Progress: tg.locale.PublishedProgress, Nearest: !exact}
+		p.Languages = append(p.Languages, s)
+		if !exact {
+			continue
+		}
+		href := p.Href(path)
+		if x.site.URL != "" {
+			href = absURL(x.site.URL, path)
+		}
+		p.Alternates = append(p.Alternates, Alternate{Lang: tg.locale.Code, Href: href})
+		if tg.locale.Code == x.c.PrimaryLocale {
+			xdefault = &Alternate{Lang: "x-default", Href: href}
+		}
+	}
+	if xdefault != nil {
+		p.Alternates = append(p.Alternates, *xdefault)
+	}
+	for _, tg := range x.variants {
+		path, exact := x.locate(tg.outline, id)
+		name := tg.variant.Name
+		if name == "" {
+			name = x.c.Name + " (" + x.m.T("base") + ")"
+		}
+		p.Variants = append(p.Variants, Switch{Name: name, Href: p.Href(path), Current: tg.variant == x.v,
+			Depth: tg.variant.Depth, Nearest: !exact, Progress: -1})
+	}
+}
+
+// fallbackLang is the language a node is shown in when it differs from the
+// page's ("" otherwise).
+func (x *treeCtx) fallbackLang(n *model.Node) string {
+	if n.Translation.Status != "fallback" {
+		return ""
+	}
+	if n.Translation.SourceLocale != "" && n.Translation.SourceLocale != x.l.Code {
+		return n.Translation.SourceLocale
+	}
+	if x.c.PrimaryLocale != x.l.Code {
+		return x.c.PrimaryLocale
+	}
+	return ""
+}
+
+// link is a node's link from page p.
+func (x *treeCtx) link(p *Page, n *model.Node) Link {
+	return Link{Title: n.Title, Href: p.Href(n.Path), Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
+		Icon: x.r.assets.iconClass(n.NodeType.Icon)}
+}
+
+// draft is the "Not published" label of an unpublished node, else "".
+func (x *treeCtx) draft(n *model.Node) string {
+	if n.Published() {
+		return ""
+	}
+	return x.m.T("draft")
+}
+
+// typeDisplay is "Lesson 3": the API's type_display, else the type's
+// display name and the ordinal label.
+func typeDisplay(n *model.Node) string {
+	if n.TypeDisplay != "" {
+		return n.TypeDisplay
+	}
+	return strings.TrimSpace(n.NodeType.DisplayName + " " + n.OrdinalLabel)
+}
+
+// items builds tree items for ns: every level when open is nil, else only
+// the children of nodes in open (the path to the current node).
+func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all bool, current string) []*TreeItem {
+	out := make([]*TreeItem, 0, len(ns))
+	for _, n := range ns {
+		it := &TreeItem{Title: n.Title, Href: p.Href(n.Path), Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
+			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current}
+		if len(n.Children) > 0 {
+			if all || open[n.ID] {
+				it.Children = x.items(p, n.Children, open, all, current)
+			} else {
+				it.More = true
+			}
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// title is the document title of a page of the tree.
+func (x *treeCtx) title(first string) string {
+	return first + " — " + x.c.Name + " · " + variantName(x.v, x.m) + " · " + x.l.Name
+}
+
+func (x *treeCtx) renderTOC(w Writer) error {
+	p := x.page("toc", x.toc)
+	p.Title = x.title(x.m.T("contents"))
+	p.Description = x.c.Description
+	p.Breadcrumbs = []Link{
+		{Title: p.Header.SiteTitle, Href: p.Href("index.html")},
+		{Title: x.c.Name, Href: p.Href(x.c.Slug + "/index.html"), Lang: p.Header.CurriculumLang},
+		{Title: x.m.T("contents")},
+	}
+	x.switchers(p, "")
+	p.TOC = x.items(p, x.t.Nodes, nil, true, "")
+	if x.bundleRel != "" {
+		p.Bundle = p.Href(x.bundleRel)
+	}
+	return x.r.execute(w, "toc", p)
+}
+
+func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
+	n := f.n
+	p := x.page("node", n.Path)
+	p.Title = x.title(n.Title)
+	p.Description = x.excerpts[n.ID]
+	if len(p.Description) > 160 {
+		p.Description = truncateRunes(p.Description, 160)
+	}
+	// Breadcrumbs: catalog, curriculum, contents, ancestors, the node.
+	var chain []*flatNode
+	for a := f; a != nil; a = a.parent {
+		chain = append(chain, a)
+	}
+	p.Breadcrumbs = []Link{
+		{Title: p.Header.SiteTitle, Href: p.Href("index.html")},
+		{Title: x.c.Name, Href: p.Href(x.c.Slug + "/index.html"), Lang: p.Header.CurriculumLang},
+		{Title: x.m.T("contents"), Href: p.Href(x.toc)},
+	}
+	open := make(map[string]bool, len(chain))
+	for i := len(chain) - 1; i >= 0; i-- {
+		a := chain[i].n
+		open[a.ID] = true
+		l := x.link(p, a)
+		if i == 0 {
+			l.Href = ""
+		}
+		p.Breadcrumbs = append(p.Breadcrumbs, l)
+	}
+	x.switchers(p, n.ID)
+	p.Sidebar = x.items(p, x.t.Nodes, open, x.fullSide, n.ID)
+
+	nv := &NodeView{ID: n.ID, Title: n.Title, Type: n.NodeType.Name, TypeName: n.NodeType.DisplayName, TypeDisplay: typeDisplay(n),
+		Icon: x.r.assets.iconClass(n.NodeType.Icon), Draft: x.draft(n), Badges: x.badges(n)}
+	if lang := x.fallbackLang(n); lang != "" {
+		name := lang
+		if loc := localeByCode(x.c, lang); loc != nil {
+			name = loc.Name
+		}
+		nv.Fallback = x.m.T("fallback_notice", name)
+		nv.ContentLang = lang
+		nv.ContentRTL = RTL(lang)
+		if loc := localeByCode(x.c, lang); loc != nil {
+			nv.ContentRTL = localeRTL(loc)
+		}
+	}
+	html, err := x.r.content.node(n.Attributes, n.Title, x.m, "c-")
+	if err != nil {
+		return fmt.Errorf("html: node %q of %s: %w", n.ID, x.dir, err)
+	}
+	nv.Content = html
+	p.Chroma = strings.Contains(string(html), `class="chroma`)
+	for _, ch := range n.Children {
+		nv.Children = append(nv.Children, x.link(p, ch))
+	}
+	if f.index > 0 {
+		l := x.link(p, x.flat[f.index-1].n)
+		nv.Prev = &l
+	}
+	if f.index+1 < len(x.flat) {
+		l := x.link(p, x.flat[f.index+1].n)
+		nv.Next = &l
+	}
+	p.Node = nv
+	return x.r.execute(w, "node", p)
+}
+
+// badges say where a node's content comes from: inherited unchanged from
+// the base, added by a variant, or changed by one.
+func (x *treeCtx) badges(n *model.Node) []string {
+	in := n.Inheritance
+	src := in.SourceCurriculum
+	base := ""
+	if len(x.t.VariantChain) > 0 {
+		base = x.t.VariantChain[0]
+	}
+	switch {
+	case src == "":
+		return nil
+	case in.OverrideLevel > 0:
+		return []string{x.m.T("changed_in", src)}
+	case src != base:
+		return []string{x.m.T("added_in", src)}
+	case in.IsInherited:
+		return []string{x.m.T("inherited_from", src)}
+	}
+	return nil
+}
+
+// truncateRunes cuts s to n runes, ending with an ellipsis when cut.
+func truncateRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return strings.TrimSpace(s[:j]) + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// searchEntry is one node in a search index.
+type searchEntry struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	TypeDisplay string `json:"type_display"`
+	// Path is the node's page relative to the index's folder.
+	Path string `json:"path"`
+	Text string `json:"text"`
+}
+
+// writeSearch writes the tree's search index twice: search.json for
+// programs, and search-index.js, which the search box loads with a
+// <script> element so that search also works from file://, where fetch()
+// is not allowed.
+func (x *treeCtx) writeSearch(w Writer) error {
+	entries := make([]searchEntry, 0, len(x.flat))
+	for _, f := range x.flat {
+		entries = append(entries, searchEntry{ID: f.n.ID, Title: f.n.Title, TypeDisplay: typeDisplay(f.n),
+			Path: rel(x.toc, f.n.Path), Text: x.excerpts[f.n.ID]})
+	}
+	data, err := jsonMarshal(entries)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(x.dir+"/search.json", data); err != nil {
+		return err
+	}
+	key, err := jsonMarshal(x.dir)
+	if err != nil {
+		return err
+	}
+	js := make([]byte, 0, len(data)+len(key)+64)
+	js = append(js, "(window.curexSearch=window.curexSearch||{})["...)
+	js = append(js, key...)
+	js = append(js, "]="...)
+	js = append(js, data...)
+	js = append(js, ";\n"...)
+	return w.Write(x.dir+"/search-index.js", js)
+}

@@ -1,0 +1,60 @@
+package exporter
+
+import (
+	"slices"
+
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/render/html"
+)
+
+// buildSite describes the whole site from the plan: curricula, their
+// variants and locales, and which pairs have pages (written now, or kept
+// from the previous run).
+func buildSite(c *Config, plan *fetch.Plan, exported map[string]bool) *html.Site {
+	site := &html.Site{
+		Title: "Curricula", URL: c.SiteURL, Generator: c.Generator,
+		JSONBundles: slices.Contains(c.Formats, "json"),
+	}
+	for _, cp := range plan.Curricula {
+		hc := &html.Curriculum{
+			ID: cp.Curriculum.ID, Name: cp.Curriculum.Name, Description: cp.Curriculum.Description,
+			Slug: cp.Slug, PrimaryLocale: cp.PrimaryLocale, Exported: map[string]bool{},
+		}
+		for _, l := range cp.Locales {
+			hc.Locales = append(hc.Locales, html.Locale{
+				Code: l.Code, Name: l.Name, Slug: fetch.LocaleSlug(l.Code),
+				IsPrimary: l.IsPrimary || l.Code == cp.PrimaryLocale, RTL: html.RTL(l.Code),
+				TranslationProgress: l.TranslationProgress, PublishedProgress: l.PublishedProgress,
+			})
+		}
+		slugs := map[string]string{cp.Curriculum.ID: fetch.BaseSlug}
+		hc.Variants = append(hc.Variants, html.Variant{ID: cp.Curriculum.ID, Slug: fetch.BaseSlug})
+		for _, e := range cp.Exports {
+			if e.Variant != "" {
+				slugs[e.VariantID] = e.VariantSlug
+			}
+		}
+		for _, v := range cp.Variants {
+			s, ok := slugs[v.ID]
+			if !ok {
+				continue // not exported: no pages to switch to
+			}
+			hc.Variants = append(hc.Variants, html.Variant{
+				Name: v.Name, ID: v.ID, Slug: s, ParentSlug: slugs[v.ParentID], Depth: v.Depth,
+			})
+		}
+		for _, e := range cp.Exports {
+			if exported[e.Key()] {
+				hc.Exported[e.VariantSlug+"/"+e.LocaleSlug] = true
+			}
+		}
+		site.Curricula = append(site.Curricula, hc)
+	}
+	return site
+}
+
+// outlines holds the outline of every tree rendered in a run.
+type outlines map[string]*html.Outline
+
+// Outline implements html.Outlines.
+func (o outlines) Outline(c, v, l string) *html.Outline { return o[c+"/"+v+"/"+l] }
