@@ -181,7 +181,7 @@ func CheckResponse(req *http.Request, resp *http.Response, body []byte) error {
 	}
 	parseErrorBody(e, body)
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-		e.RetryAfter, e.HasRetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), resp.Header.Get("Date"), time.Now())
+		e.RetryAfter, e.HasRetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), resp.Header.Get("Date"), time.Now())
 	}
 	return e
 }
@@ -256,11 +256,12 @@ func firstText(raws ...json.RawMessage) string {
 // overflow.
 const maxRetryAfter = 100 * 365 * 24 * time.Hour
 
-// parseRetryAfter reads a Retry-After header: a number of seconds or an HTTP
-// date. A date is taken relative to the response's Date header when there
-// is one (so clock skew does not matter), else to now. A date in the past
-// means 0.
-func parseRetryAfter(v, date string, now time.Time) (time.Duration, bool) {
+// ParseRetryAfter reads a Retry-After header: a number of seconds or an
+// HTTP date. A date is taken relative to date, the response's Date header,
+// when that parses (so clock skew does not matter), else to now. A date in
+// the past means 0; waits are capped at 100 years. It reports false for an
+// absent or malformed value.
+func ParseRetryAfter(v, date string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false

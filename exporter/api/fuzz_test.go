@@ -295,9 +295,9 @@ func FuzzParseRetryAfter(f *testing.F) {
 		f.Add(s, "Fri, 01 May 2026 11:59:00 GMT")
 	}
 	f.Fuzz(func(t *testing.T, v, date string) {
-		d, ok := parseRetryAfter(v, date, now)
+		d, ok := ParseRetryAfter(v, date, now)
 		if d < 0 || d > maxRetryAfter || (!ok && d != 0) {
-			t.Fatalf("parseRetryAfter(%q, %q) = %v, %v", v, date, d, ok)
+			t.Fatalf("ParseRetryAfter(%q, %q) = %v, %v", v, date, d, ok)
 		}
 	})
 }

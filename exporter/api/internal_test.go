@@ -219,9 +219,9 @@ func TestParseRetryAfter(t *testing.T) {
 		{"1s", "", 0, false},
 		{"", "", 0, false},
 	} {
-		got, ok := parseRetryAfter(tc.v, tc.date, now)
+		got, ok := ParseRetryAfter(tc.v, tc.date, now)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("parseRetryAfter(%q, %q) = %v, %v; want %v, %v", tc.v, tc.date, got, ok, tc.want, tc.ok)
+			t.Errorf("ParseRetryAfter(%q, %q) = %v, %v; want %v, %v", tc.v, tc.date, got, ok, tc.want, tc.ok)
 		}
 	}
 }

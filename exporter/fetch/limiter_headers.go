@@ -1,13 +1,13 @@
 package fetch
 
 import (
-	"errors"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/ratelimit"
 )
 
@@ -108,37 +108,21 @@ func clampWait(d time.Duration) time.Duration {
 	return min(max(d, 0), maxWait)
 }
 
-// ParseRetryAfter reads a Retry-After header: a number of seconds, or an
-// HTTP date. A date is taken relative to date (the response's Date header)
-// when that parses, so that clock skew does not matter, else to now. A
-// date in the past means 0. It reports false for an absent or malformed
-// value.
+// ParseRetryAfter reads a Retry-After header as api.ParseRetryAfter does,
+// except that an HTTP date with neither a Date header nor a clock (now is
+// zero) is unusable.
 func ParseRetryAfter(v, date string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if v[0] >= '0' && v[0] <= '9' {
-		secs, err := strconv.ParseFloat(v, 64)
-		if (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(secs) || secs < 0 {
+	if v != "" && (v[0] < '0' || v[0] > '9') && now.IsZero() {
+		if _, err := http.ParseTime(strings.TrimSpace(date)); err != nil {
 			return 0, false
 		}
-		if secs >= maxWait.Seconds() {
-			return maxWait, true
-		}
-		return time.Duration(secs * float64(time.Second)), true
 	}
-	at, err := http.ParseTime(v)
-	if err != nil {
+	d, ok := api.ParseRetryAfter(v, date, now)
+	if !ok {
 		return 0, false
 	}
-	if d, err := http.ParseTime(strings.TrimSpace(date)); err == nil {
-		now = d
-	}
-	if now.IsZero() {
-		return 0, false
-	}
-	return clampWait(at.Sub(now)), true
+	return clampWait(d), true
 }
 
 // ParseRateLimitPolicy reads a RateLimit-Policy header into limits. Items
