@@ -8,9 +8,13 @@ GOBIN       := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME    ?= 20s
-GO_DIRS     := cmd exporter
+GO_DIRS     := cmd exporter templates themes
+TOOLS       := .tools
+VNU_VERSION := 26.9.27
+VNU         := $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
+SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps lint test bench fuzz golden demo sandbox clean
+.PHONY: all build deps tools lint test validate bench fuzz golden demo sandbox clean
 
 all: build
 
@@ -32,10 +36,28 @@ lint: deps
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-## test: install what is needed, lint, then the whole suite with the race detector
+## test: install what is needed, lint, run the whole suite with the race detector, validate the sample site
 test: lint
 	$(GO) mod verify
 	$(GO) test -race -count=1 ./...
+	$(MAKE) validate
+
+## tools: install the site validators: Java and linkchecker (apt-get when missing), the Nu HTML checker (npm)
+tools: $(VNU)
+	@command -v java >/dev/null || { apt-get update && apt-get install -y default-jre-headless; }
+	@command -v linkchecker >/dev/null || { apt-get update && apt-get install -y linkchecker; }
+
+$(VNU):
+	mkdir -p $(TOOLS)
+	npm install --no-audit --no-fund --prefix $(TOOLS) vnu-jar@$(VNU_VERSION)
+
+## validate: export the sample site, then check it with the W3C Nu HTML checker and linkchecker
+validate: build tools
+	rm -rf $(SITE)
+	./$(BIN) demo --output $(SITE) > /dev/null
+	chmod -R a+rX $(SITE)
+	java -jar $(VNU) --skip-non-html --errors-only $(SITE)
+	linkchecker --no-status $(SITE)/index.html
 
 ## bench: run the benchmarks (figures go to docs/BENCHMARKS.md)
 bench:

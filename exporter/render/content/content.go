@@ -145,12 +145,18 @@ func (headingShifter) Transform(doc *ast.Document, _ text.Reader, pc parser.Cont
 	if shift <= 0 {
 		return
 	}
+	// The block's shallowest heading goes right under the page's heading
+	// at level shift (a block that starts at "##" must not skip a level),
+	// and the others keep their distance from it.
+	var headings []*ast.Heading
+	top := 6
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		if h, ok := n.(*ast.Heading); ok {
-			h.Level = min(6, h.Level+shift)
+			headings = append(headings, h)
+			top = min(top, h.Level)
 			return ast.WalkSkipChildren, nil
 		}
 		if n.Type() == ast.TypeInline {
@@ -158,6 +164,9 @@ func (headingShifter) Transform(doc *ast.Document, _ text.Reader, pc parser.Cont
 		}
 		return ast.WalkContinue, nil
 	})
+	for _, h := range headings {
+		h.Level = min(6, h.Level-top+1+shift)
+	}
 }
 
 // footnotePrefix returns the id prefix recorded on n's document.
