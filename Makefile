@@ -39,8 +39,8 @@ lint: deps
 ## test: install what is needed, lint, run the whole suite with the race detector, validate the sample site
 test: lint
 	$(GO) mod verify
-	$(GO) test -race -count=1 ./...
 	$(MAKE) validate
+	$(GO) test -race -count=1 ./...
 
 ## tools: install the site validators: Java and linkchecker (apt-get when missing), the Nu HTML checker (npm)
 tools: $(VNU)
