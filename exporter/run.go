@@ -101,9 +101,6 @@ func (c *Config) check() error {
 	if c.Token == "" {
 		return &ConfigError{fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken)}
 	}
-	if c.Output == "" {
-		return &ConfigError{errors.New("no output folder")}
-	}
 	if len(c.Formats) == 0 {
 		c.Formats = DefaultFormats()
 	}
@@ -188,9 +185,6 @@ func newSession(c *Config) (*session, error) {
 // Plan runs discovery only and returns the plan with the session's request
 // count, for `curex plan`.
 func Plan(ctx context.Context, c Config) (*fetch.Plan, *fetch.Limiter, error) {
-	if c.Output == "" {
-		c.Output = "-"
-	}
 	if err := c.check(); err != nil {
 		return nil, nil, err
 	}
@@ -216,6 +210,9 @@ func discover(ctx context.Context, s *session, f fetch.Filter) (*fetch.Plan, err
 // failures means a partial export.
 func Run(ctx context.Context, c Config) (*Summary, error) {
 	start := time.Now()
+	if c.Output == "" {
+		return nil, &ConfigError{errors.New("no output folder")}
+	}
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -381,7 +378,6 @@ func failedEntry(prev *output.Manifest, e model.Export, kept bool, err error) ou
 
 // WhoAmI verifies the token and returns the user it belongs to.
 func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
-	c.Output = "-"
 	if err := c.check(); err != nil {
 		return nil, err
 	}
