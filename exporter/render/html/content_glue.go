@@ -5,6 +5,7 @@ import (
 	"html/template"
 
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/i18n"
 )
 
 // attributeLabels are the attribute keys with a localized label; other keys
@@ -25,7 +26,7 @@ func newContentRenderer() (*contentRenderer, error) {
 }
 
 // node renders a node's attributes with labels in the language of m.
-func (c *contentRenderer) node(attrs map[string]json.RawMessage, title string, m messages, idPrefix string) (template.HTML, error) {
+func (c *contentRenderer) node(attrs map[string]json.RawMessage, title string, m i18n.Messages, idPrefix string) (template.HTML, error) {
 	labels := func(key string) string {
 		if attributeLabels[key] {
 			return m.T(key)

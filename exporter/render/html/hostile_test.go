@@ -2,7 +2,6 @@ package html
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -156,39 +155,5 @@ func TestRel(t *testing.T) {
 		if got := rel(tc.from, tc.to); got != tc.want {
 			t.Errorf("rel(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
 		}
-	}
-}
-
-func TestRTL(t *testing.T) {
-	t.Parallel()
-	for code, want := range map[string]bool{
-		"ar": true, "ar-EG": true, "he": true, "fa": true, "ur": true, "ps": true, "sd": true, "ug": true,
-		"yi": true, "dv": true, "ckb": true, "en": false, "es": false, "ja": false, "zh-Hans": false,
-		"az-Arab": true, "ug-Latn": false, "pt-BR": false, "": false,
-	} {
-		if RTL(code) != want {
-			t.Errorf("RTL(%q) = %v", code, !want)
-		}
-	}
-}
-
-var verbs = regexp.MustCompile(`%[ds]`)
-
-func TestMessageCatalogsAreComplete(t *testing.T) {
-	t.Parallel()
-	for lang, m := range catalogs {
-		for key, en := range catalogs["en"] {
-			s, ok := m[key]
-			if !ok {
-				t.Errorf("%s: missing %q", lang, key)
-				continue
-			}
-			if verbs.FindAllString(s, -1) == nil != (verbs.FindAllString(en, -1) == nil) || len(verbs.FindAllString(s, -1)) != len(verbs.FindAllString(en, -1)) {
-				t.Errorf("%s: %q = %q does not take the arguments of %q", lang, key, s, en)
-			}
-		}
-	}
-	if catalogFor("pt-BR")["next"] != "Próximo" || catalogFor("zh-Hans")["next"] != "下一页" || catalogFor("xx")["next"] != "Next" {
-		t.Error("catalogFor does not fall back by language")
 	}
 }

@@ -2,6 +2,8 @@ package html
 
 import (
 	"html/template"
+
+	"github.com/curex/curex/exporter/render/i18n"
 )
 
 // Page is what every template receives. Its fields are part of the theme
@@ -46,7 +48,7 @@ type Page struct {
 	// Chroma is set when the page may hold highlighted code.
 	Chroma bool
 
-	msgs   messages
+	msgs   i18n.Messages
 	assets *assetSet
 	// root, when set, prefixes root-relative paths instead of computing
 	// relative ones (the 404 page, served at any path).

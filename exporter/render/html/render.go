@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/templates"
 )
 
@@ -207,7 +208,7 @@ func siteLang(site *Site) string {
 	return "en"
 }
 
-func siteTitle(site *Site, m messages) string {
+func siteTitle(site *Site, m i18n.Messages) string {
 	if site.Title != "" {
 		return site.Title
 	}
@@ -228,7 +229,7 @@ func localeByCode(c *Curriculum, code string) *Locale {
 }
 
 // variantName is a variant's name, or "Base curriculum" for the base.
-func variantName(v *Variant, m messages) string {
+func variantName(v *Variant, m i18n.Messages) string {
 	if v.Name == "" {
 		return m.T("base")
 	}
@@ -274,7 +275,7 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 
 func (r *Renderer) renderCatalog(w Writer, site *Site) error {
 	lang := siteLang(site)
-	m := catalogFor(lang)
+	m := i18n.For(lang)
 	p := &Page{Kind: "catalog", Path: "index.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
 	p.Title = siteTitle(site, m)
 	if site.URL != "" {
@@ -295,7 +296,7 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 	if lang == "" {
 		lang = siteLang(site)
 	}
-	m := catalogFor(lang)
+	m := i18n.For(lang)
 	p := &Page{Kind: "curriculum", Path: c.Slug + "/index.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
 	p.Title = c.Name + " — " + siteTitle(site, m)
 	p.Description = c.Description
@@ -331,7 +332,7 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 // at "/" (the only links of the site that do).
 func (r *Renderer) renderNotFound(w Writer, site *Site) error {
 	lang := siteLang(site)
-	m := catalogFor(lang)
+	m := i18n.For(lang)
 	root := "/"
 	if site.URL != "" {
 		root = strings.TrimSuffix(site.URL, "/") + "/"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/i18n"
 )
 
 // flatNode is a node in reading order with its parent.
@@ -30,7 +31,7 @@ type treeCtx struct {
 	v         *Variant
 	l         *Locale
 	t         *model.Tree
-	m         messages
+	m         i18n.Messages
 	dir       string
 	flat      []*flatNode
 	byID      map[string]*flatNode
@@ -59,7 +60,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 		t = t.PublishedOnly()
 	}
 	own := OutlineOf(t, true)
-	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: catalogFor(l.Code), dir: t.Dir(),
+	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
 		byID: map[string]*flatNode{}, excerpts: map[string]string{}, rtl: localeRTL(l)}
 	x.toc = x.dir + "/index.html"
 	x.primary = localeByCode(c, c.PrimaryLocale)

@@ -1,4 +1,8 @@
-package html
+// Package i18n holds the user-interface strings of curex's rendered output
+// (website and handbook) in several languages, and knows which locales are
+// written right to left. Content comes from the API; only the words curex
+// adds around it (navigation, labels, notices) are translated here.
+package i18n
 
 import (
 	"fmt"
@@ -27,12 +31,12 @@ func RTL(code string) bool {
 	return rtlLanguages[parts[0]]
 }
 
-// messages is one language's user-interface strings; missing keys fall
+// Messages is one language's user-interface strings; missing keys fall
 // back to English.
-type messages map[string]string
+type Messages map[string]string
 
 // catalogs holds the user-interface strings by language subtag.
-var catalogs = map[string]messages{
+var catalogs = map[string]Messages{
 	"en": {
 		"site_title":          "Curricula",
 		"skip":                "Skip to content",
@@ -419,9 +423,9 @@ var catalogs = map[string]messages{
 	},
 }
 
-// catalogFor returns the strings for a locale code: the exact code
-// ("pt-br"), then its language ("pt"), then English.
-func catalogFor(code string) messages {
+// For returns the strings for a locale code: the exact code ("pt-br"), then
+// its language ("pt"), then English.
+func For(code string) Messages {
 	c := strings.ToLower(strings.ReplaceAll(code, "_", "-"))
 	if m, ok := catalogs[c]; ok {
 		return m
@@ -435,7 +439,7 @@ func catalogFor(code string) messages {
 
 // T returns the message key, formatted with args, falling back to English
 // and then to the key itself.
-func (m messages) T(key string, args ...any) string {
+func (m Messages) T(key string, args ...any) string {
 	s, ok := m[key]
 	if !ok {
 		if s, ok = catalogs["en"][key]; !ok {
