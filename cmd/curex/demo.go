@@ -19,16 +19,31 @@ import (
 const demoToken = "sandbox-riverbend-token"
 
 func newDemoCommand(g *globals) *cobra.Command {
-	var out string
+	var (
+		out, addr string
+		serveIt   bool
+	)
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Start the sandbox with the sample curricula and export them into output/",
-		Args:  noArgs,
+		Long: `demo starts the sandbox with the sample curricula on a free loopback port,
+exports the website and bundles into the output folder, and says where to
+open them. With --serve it then serves the folder over HTTP until
+interrupted.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDemo(cmd.Context(), g, out)
+			if err := runDemo(cmd.Context(), g, out); err != nil {
+				return err
+			}
+			if !serveIt {
+				return nil
+			}
+			return serveSite(cmd.Context(), g, out, addr, cmd.Flags().Changed("addr"))
 		},
 	}
 	cmd.Flags().StringVar(&out, "output", "output", "output folder")
+	cmd.Flags().BoolVar(&serveIt, "serve", false, "serve the output folder over HTTP after the export")
+	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address --serve listens on (host:port)")
 	return cmd
 }
 

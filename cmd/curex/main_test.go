@@ -119,3 +119,67 @@ func TestDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDemoServe runs `curex demo --serve` as a user would: the export,
+// then the site over HTTP until interrupted.
+func TestDemoServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := filepath.Join(t.TempDir(), "output")
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"demo", "--output", out, "--serve", "--addr", "127.0.0.1:0"}, pw, &errOut)
+		pw.Close()
+	}()
+	var base string
+	sc := bufio.NewScanner(pr)
+	for base == "" && sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), " at http://"); ok && strings.HasPrefix(sc.Text(), "Serving ") {
+			base = "http://" + strings.Fields(rest)[0]
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if base == "" {
+		cancel()
+		t.Fatalf("no Serving line; stderr %q", errOut.String())
+	}
+	for _, tc := range []struct{ path, ctype string }{
+		{"", "text/html; charset=utf-8"},
+		{"algebra-1/houston-isd/ar/index.html", "text/html; charset=utf-8"},
+		{"bundles/algebra-1/base/en/tree.json", "application/json"},
+		{"robots.txt", "text/plain; charset=utf-8"},
+	} {
+		resp, err := http.Get(base + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != tc.ctype {
+			t.Errorf("GET /%s: %d %q", tc.path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("demo --serve exited %d; stderr %q", code, errOut.String())
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve"}, "want one folder"},
+		{[]string{"serve", "a", "b"}, "want one folder"},
+		{[]string{"serve", empty}, "no index.html"},
+		{[]string{"serve", filepath.Join(empty, "missing")}, "missing"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), tc.args, &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errOut.String(), exitUsage, tc.want)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+// Package serve previews a built curex site over HTTP, as `curex serve DIR`
+// and `curex demo --serve` do.
+//
+// It serves the folder read-only through an os.Root, so neither a request
+// path nor a symbolic link inside the folder reaches a file outside it.
+// Content types come from a fixed table (not the machine's mime.types), so
+// every machine serves .js, .css, .svg, .json, .md, .pdf and .zip the same
+// way, and text always as UTF-8. A missing page answers 404 with the site's
+// own 404.html. Names starting with a dot (staging folders, .git) are not
+// served. Every answer carries the headers a careful host would set:
+// X-Content-Type-Options: nosniff, a Content-Security-Policy that the
+// website's pages satisfy (no inline script or style; handbooks, which
+// are single self-contained files, may carry their own stylesheet), and
+// Cache-Control: no-cache so a rebuilt site shows at once.
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+)
+
+// contentTypes maps file extensions to the Content-Type served.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".htm":         "text/html; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".mjs":         "text/javascript; charset=utf-8",
+	".json":        "application/json",
+	".xml":         "application/xml; charset=utf-8",
+	".txt":         "text/plain; charset=utf-8",
+	".md":          "text/markdown; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".jpg":         "image/jpeg",
+	".jpeg":        "image/jpeg",
+	".gif":         "image/gif",
+	".webp":        "image/webp",
+	".avif":        "image/avif",
+	".ico":         "image/x-icon",
+	".woff":        "font/woff",
+	".woff2":       "font/woff2",
+	".ttf":         "font/ttf",
+	".otf":         "font/otf",
+	".pdf":         "application/pdf",
+	".zip":         "application/zip",
+	".webmanifest": "application/manifest+json",
+}
+
+// ContentType returns the Content-Type served for a file name, and
+// "application/octet-stream" for an unknown extension.
+func ContentType(name string) string {
+	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+const (
+	// sitePolicy is the Content-Security-Policy of website pages.
+	sitePolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+	// handbookPolicy allows the handbook's own <style> element.
+	handbookPolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'none'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+// ErrNotSite is returned by New when the folder holds no built site.
+var ErrNotSite = errors.New("not a built curex site")
+
+// Handler serves one site folder.
+type Handler struct {
+	root *os.Root
+	fsys fs.FS
+}
+
+// New opens dir for serving. It fails with an error wrapping ErrNotSite
+// when dir has no index.html, and names the folder in every error.
+func New(dir string) (*Handler, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("serve %s: %w", dir, err)
+	}
+	if fi, err := root.Stat("index.html"); err != nil || fi.IsDir() {
+		root.Close()
+		return nil, fmt.Errorf("serve %s: no index.html: build a site there with curex export or curex build first: %w", dir, ErrNotSite)
+	}
+	return &Handler{root: root, fsys: root.FS()}, nil
+}
+
+// Close releases the folder.
+func (h *Handler) Close() error { return h.root.Close() }
+
+// ServeHTTP serves GET and HEAD requests for files of the site.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Referrer-Policy", "no-referrer")
+	hdr.Set("Cache-Control", "no-cache")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		hdr.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, ok := h.resolve(r.URL.Path)
+	if !ok {
+		h.notFound(w, r)
+		return
+	}
+	if path.Base(name) == "index.html" && !strings.HasSuffix(r.URL.Path, "/") && path.Base(r.URL.Path) != "index.html" {
+		// A folder asked for without its slash: relative links inside
+		// would resolve against the parent, so redirect.
+		http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
+		return
+	}
+	h.serveFile(w, r, name, http.StatusOK)
+}
+
+// resolve maps a URL path to a file name in the root: a folder to its
+// index.html. ok is false when there is no such file or the path names a
+// hidden file.
+func (h *Handler) resolve(urlPath string) (string, bool) {
+	p := path.Clean("/" + urlPath)
+	name := strings.TrimPrefix(p, "/")
+	if name == "" {
+		name = "."
+	}
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") && part != "." {
+			return "", false
+		}
+	}
+	fi, err := fs.Stat(h.fsys, name)
+	if err != nil {
+		return "", false
+	}
+	if fi.IsDir() {
+		name = path.Join(name, "index.html")
+		if fi, err = fs.Stat(h.fsys, name); err != nil || fi.IsDir() {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	if _, err := fs.Stat(h.fsys, "404.html"); err == nil {
+		h.serveFile(w, r, "404.html", http.StatusNotFound)
+		return
+	}
+	http.Error(w, "404 page not found", http.StatusNotFound)
+}
+
+func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, name string, status int) {
+	f, err := h.fsys.Open(name)
+	if err != nil {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		http.Error(w, "500 internal server error", http.StatusInternalServerError)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", ContentType(name))
+	if path.Base(name) == "handbook.html" {
+		hdr.Set("Content-Security-Policy", handbookPolicy)
+	} else {
+		hdr.Set("Content-Security-Policy", sitePolicy)
+	}
+	if status == http.StatusOK {
+		rs, ok := f.(io.ReadSeeker)
+		if ok {
+			http.ServeContent(w, r, name, fi.ModTime(), rs)
+			return
+		}
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = io.Copy(w, f)
+	}
+}
