@@ -12,7 +12,7 @@ import (
 // from the previous run).
 func buildSite(c *Config, plan *fetch.Plan, exported map[string]bool) *html.Site {
 	site := &html.Site{
-		Title: "Curricula", URL: c.SiteURL, Generator: c.Generator,
+		URL: c.SiteURL, Generator: c.Generator,
 		JSONBundles: slices.Contains(c.Formats, "json"),
 	}
 	for _, cp := range plan.Curricula {

@@ -56,7 +56,7 @@ func fromDataset(tb testing.TB, ds *dataset.Dataset, includeUnpublished bool) *f
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f := &fixture{site: &Site{Title: "Curricula", Generator: "curex test"}, outlines: outlineMap{}}
+	f := &fixture{site: &Site{Generator: "curex test"}, outlines: outlineMap{}}
 	for _, base := range ds.Curricula {
 		if base.Parent != "" {
 			continue

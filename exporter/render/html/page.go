@@ -108,8 +108,9 @@ type Switch struct {
 	RTL  bool
 	// Current marks the page's own locale or variant.
 	Current bool
-	// Progress is the locale's published translation progress (language
-	// entries); -1 when unknown.
+	// Progress is the translation progress of this variant in the
+	// entry's locale (language entries): the share of its pages shown in
+	// that language; -1 when unknown.
 	Progress int
 	// Depth indents variants; Nearest is set when the link lands on an
 	// ancestor or the contents instead of the same node.

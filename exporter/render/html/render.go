@@ -159,19 +159,45 @@ func (r *Renderer) execute(w Writer, kind string, p *Page) error {
 // when includeUnpublished), a draft's subtree left out.
 func OutlineOf(t *model.Tree, includeUnpublished bool) *Outline {
 	o := &Outline{Export: t.Export, Parent: map[string]string{}, Path: map[string]string{}}
-	var walk func(ns []*model.Node, parent string)
-	walk = func(ns []*model.Node, parent string) {
-		for _, n := range ns {
-			if !includeUnpublished && !n.Published() {
-				continue
-			}
-			o.Parent[n.ID] = parent
-			o.Path[n.ID] = n.Path
-			walk(n.Children, n.ID)
+	primary := t.Locale == t.PrimaryLocale || t.PrimaryLocale == ""
+	type item struct {
+		n      *model.Node
+		parent string
+	}
+	stack := make([]item, 0, len(t.Nodes))
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		stack = append(stack, item{t.Nodes[i], ""})
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		if !includeUnpublished && !n.Published() {
+			continue
+		}
+		o.Parent[n.ID] = it.parent
+		o.Path[n.ID] = n.Path
+		o.Nodes++
+		if primary || n.Translation.IsTranslated {
+			o.Translated++
+		}
+		for i := len(n.Children) - 1; i >= 0; i-- {
+			stack = append(stack, item{n.Children[i], n.ID})
 		}
 	}
-	walk(t.Nodes, "")
 	return o
+}
+
+// TranslationProgress is the share of the tree's pages shown in its own
+// locale, in percent, rounded down (so 100 means every page): the
+// translation progress of this variant, which a curriculum's /locales
+// figures (about the base curriculum) do not give. It is -1 for an empty
+// tree.
+func (o *Outline) TranslationProgress() int {
+	if o == nil || o.Nodes == 0 {
+		return -1
+	}
+	return o.Translated * 100 / o.Nodes
 }
 
 // lookup finds the curriculum, variant and locale of an export in site.
@@ -316,6 +342,11 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 			key := v.Slug + "/" + loc.Slug
 			cell := LandingCell{Lang: loc.Code, LocaleName: loc.Name, Published: loc.PublishedProgress,
 				Translated: loc.TranslationProgress, Exported: c.Exported[key]}
+			if rec := r.tree(c.Slug + "/" + key); rec != nil {
+				if pct := rec.outline.TranslationProgress(); pct >= 0 {
+					cell.Translated = pct
+				}
+			}
 			if cell.Exported {
 				cell.Href = p.Href(c.Slug + "/" + key + "/index.html")
 			}
@@ -341,6 +372,13 @@ func (r *Renderer) renderNotFound(w Writer, site *Site) error {
 	p.Title = m.T("not_found_title") + " — " + siteTitle(site, m)
 	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: root}
 	return r.execute(w, "404", p)
+}
+
+// tree returns the record of the tree rendered at dir, or nil.
+func (r *Renderer) tree(dir string) *treeRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.trees[dir]
 }
 
 // record keeps what RenderSite needs of a rendered tree.

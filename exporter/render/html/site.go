@@ -6,7 +6,8 @@ import "github.com/curex/curex/exporter/model"
 // every curriculum with its variants, locales and exported pairs. The
 // exporter builds it from the plan before any tree is rendered.
 type Site struct {
-	// Title names the site on the catalog page ("Curricula").
+	// Title names the site in page headers and titles; empty means the
+	// word for "Curricula" in each page's language.
 	Title string
 	// URL is the absolute base URL (--site-url) for the sitemap and
 	// canonical links, with a trailing slash; empty means none.
@@ -75,6 +76,9 @@ type Outline struct {
 	Parent map[string]string
 	// Path maps a node id to its page, relative to the output root.
 	Path map[string]string
+	// Nodes counts the nodes of the outline; Translated those shown in
+	// the tree's own locale (all of them in the primary locale).
+	Nodes, Translated int
 }
 
 // Outlines finds the outline of an export by variant and locale slug.

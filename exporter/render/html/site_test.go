@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/i18n"
 )
 
 // parse parses a written page.
@@ -529,5 +531,47 @@ func TestSearchIndex(t *testing.T) {
 	}
 	if !strings.Contains(string(w.files["algebra-1/base/ja/search.json"]), "変数") {
 		t.Error("Japanese index has no Japanese text")
+	}
+}
+
+// TestVariantTranslationProgress checks that the landing matrix and the
+// language switcher show each variant's own translation progress, counted
+// from its tree, not the curriculum-wide figure of /locales.
+func TestVariantTranslationProgress(t *testing.T) {
+	t.Parallel()
+	f, w := rendered(t)
+	for _, dir := range []string{"algebra-1/houston-isd/ar", "algebra-1/texas/es", "algebra-1/base/ja"} {
+		var tree *model.Tree
+		for _, tr := range f.trees {
+			if tr.Dir() == dir {
+				tree = tr
+			}
+		}
+		if tree == nil {
+			t.Fatalf("no tree %s", dir)
+		}
+		nodes, translated := 0, 0
+		tree.Walk(func(n *model.Node) bool {
+			nodes++
+			if n.Translation.IsTranslated {
+				translated++
+			}
+			return true
+		})
+		want := translated * 100 / nodes
+		_, rest, _ := strings.Cut(dir, "/")
+		landing := string(w.files["algebra-1/index.html"])
+		cell := `href="` + rest + `/index.html"`
+		i := strings.Index(landing, cell)
+		if i < 0 {
+			t.Fatalf("landing has no cell for %s", dir)
+		}
+		if got := landing[i:]; !strings.Contains(got[:min(len(got), 400)], fmt.Sprintf(`value="%d"`, want)) {
+			t.Errorf("%s: landing cell %q, want progress %d%% (%d of %d pages translated)", dir, got[:min(len(got), 400)], want, translated, nodes)
+		}
+		toc := string(w.files[dir+"/index.html"])
+		if !strings.Contains(toc, `<span class="switcher__note">`+i18n.For(tree.Locale).T("translated_progress", want)) {
+			t.Errorf("%s: language switcher does not show %d%%", dir, want)
+		}
 	}
 }

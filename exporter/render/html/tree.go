@@ -184,7 +184,10 @@ func (x *treeCtx) switchers(p *Page, id string) {
 	for _, tg := range x.locales {
 		path, exact := x.locate(tg.outline, id)
 		s := Switch{Name: tg.locale.Name, Href: p.Href(path), Lang: tg.locale.Code, RTL: localeRTL(tg.locale),
-			Current: tg.locale == x.l, Progress: tg.locale.PublishedProgress, Nearest: !exact}
+			Current: tg.locale == x.l, Progress: tg.outline.TranslationProgress(), Nearest: !exact}
+		if s.Progress < 0 {
+			s.Progress = tg.locale.TranslationProgress
+		}
 		p.Languages = append(p.Languages, s)
 		if !exact {
 			continue

@@ -1,0 +1,15 @@
+// Package chrome drives one headless Chromium through the Chrome DevTools
+// Protocol (chromedp) to print HTML files to PDF, to take screenshots and to
+// run the axe-core accessibility checker on a page.
+//
+// Launch starts the browser once; every call of [Browser.PDF],
+// [Browser.Screenshot] and [Browser.Axe] opens a tab of its own and closes it,
+// so calls can run from several goroutines at once. The context of a call
+// limits that call only: a deadline or a cancellation closes its tab and
+// leaves the browser running. [Browser.Close] stops the browser and removes
+// its temporary profile.
+//
+// The browser is Debian's chromium package (apt-get install chromium), or the
+// program that CUREX_CHROMIUM names. Without one, Launch returns an error that
+// wraps [ErrNoBrowser].
+package chrome

@@ -1,0 +1,111 @@
+package chrome
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Paper sizes for [PDFOptions.Paper].
+const (
+	PaperA4     = "a4"
+	PaperLetter = "letter"
+)
+
+// DefaultFooter is the footer of a PDF when [PDFOptions.FooterTemplate] is
+// empty: the page number and the page count ("3 / 12"), centered, in a
+// small grey font.
+const DefaultFooter = `<div style="width:100%;font:8px sans-serif;color:#555;text-align:center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`
+
+// PDFOptions configures [Browser.PDF]. The zero value prints on A4 with the
+// default footer.
+type PDFOptions struct {
+	// Paper is PaperA4 (the default, also for "") or PaperLetter. It is a
+	// fallback: a document's own @page size and margins win.
+	Paper string
+	// HeaderTemplate and FooterTemplate are Chromium's header and footer
+	// templates: HTML in which elements of the classes pageNumber,
+	// totalPages, title, url and date receive those values. They must set
+	// their own font size and print in the page margin. An empty header
+	// prints nothing; an empty footer prints DefaultFooter.
+	HeaderTemplate, FooterTemplate string
+	// NoHeaderFooter prints neither header nor footer, for a document that
+	// numbers its pages itself (CSS @page margin boxes).
+	NoHeaderFooter bool
+	// Outline adds PDF bookmarks from the document's headings, and makes a
+	// tagged PDF.
+	Outline bool
+}
+
+// PDF loads the HTML file at htmlPath, waits for its load event and its web
+// fonts, and prints it with its backgrounds. It returns the PDF's bytes.
+func (b *Browser) PDF(ctx context.Context, htmlPath string, o PDFOptions) ([]byte, error) {
+	opts, err := o.printOptions()
+	if err != nil {
+		return nil, fmt.Errorf("pdf %s: %w", htmlPath, err)
+	}
+	if _, err := os.Stat(htmlPath); err != nil {
+		return nil, fmt.Errorf("pdf: %w", err)
+	}
+	u, err := fileURL(htmlPath)
+	if err != nil {
+		return nil, fmt.Errorf("pdf %s: %w", htmlPath, err)
+	}
+	var pdf []byte
+	err = b.inTab(ctx, "pdf", htmlPath, func(tab context.Context) error {
+		if err := load(tab, u); err != nil {
+			return err
+		}
+		pdf, err = chromedp.Run(tab, chromedp.PrintToPDF(opts...))
+		return err
+	})
+	return pdf, err
+}
+
+// printOptions maps o to chromedp's options.
+func (o PDFOptions) printOptions() ([]chromedp.PDFOption, error) {
+	var paper chromedp.PaperSize
+	switch strings.ToLower(o.Paper) {
+	case "", PaperA4:
+		paper = chromedp.PaperA4
+	case PaperLetter:
+		paper = chromedp.PaperLetter
+	default:
+		return nil, fmt.Errorf("unknown paper %q (want %s or %s)", o.Paper, PaperA4, PaperLetter)
+	}
+	opts := []chromedp.PDFOption{
+		chromedp.PDFPaper(paper),
+		chromedp.PDFPrintBackground(),
+		chromedp.PDFPreferCSSPageSize(),
+	}
+	if !o.NoHeaderFooter {
+		header, footer := o.HeaderTemplate, o.FooterTemplate
+		if header == "" {
+			header = "<span></span>" // else Chromium prints the date and title
+		}
+		if footer == "" {
+			footer = DefaultFooter
+		}
+		opts = append(opts, chromedp.PDFHeaderTemplate(header), chromedp.PDFFooterTemplate(footer))
+	}
+	if o.Outline {
+		opts = append(opts, chromedp.PDFOutlineAndTagged())
+	}
+	return opts, nil
+}
+
+// load navigates the tab to u, which waits for the load event, then waits
+// until the document's fonts are ready.
+func load(tab context.Context, u string) error {
+	if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
+		return err
+	}
+	_, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.fonts.ready.then(() => true)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return fmt.Errorf("waiting for fonts: %w", err)
+	}
+	return nil
+}

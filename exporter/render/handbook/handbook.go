@@ -1,0 +1,131 @@
+package handbook
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/templates"
+	"github.com/curex/curex/themes"
+)
+
+// Names of the files this package reads.
+const (
+	// templateFile is the embedded template and the theme file that
+	// overrides its blocks.
+	templateFile = "handbook.html"
+	// styleFile is the default style sheet under themes.FS and the name of
+	// its replacement under a theme's assets/ folder.
+	styleFile = "handbook.css"
+	// rootTemplate is the template Render executes.
+	rootTemplate = "handbook"
+)
+
+// Options configure a Renderer.
+type Options struct {
+	// ThemeDir is an optional theme folder. Its handbook.html, when there is
+	// one, is parsed after the embedded template, so each
+	// {{define "handbook-..."}} in it replaces that block; its
+	// assets/handbook.css, when there is one, replaces the default style
+	// sheet. Other files are ignored.
+	ThemeDir string
+	// Generator names the program on the cover and in <meta
+	// name="generator"> ("curex 0.1.0"); empty: not shown.
+	Generator string
+}
+
+// Renderer renders handbooks. Create one with New; it is safe for
+// concurrent use.
+type Renderer struct {
+	opts    Options
+	tmpl    *template.Template
+	css     template.CSS
+	content *content.Renderer
+}
+
+// New parses the embedded template, then the theme's, and reads the style
+// sheet, once.
+func New(o Options) (*Renderer, error) {
+	var themeHTML, themeCSS []byte
+	if o.ThemeDir != "" {
+		st, err := os.Stat(o.ThemeDir)
+		if err != nil {
+			return nil, fmt.Errorf("handbook: theme: %w", err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("handbook: theme %s: not a folder", o.ThemeDir)
+		}
+		if themeHTML, err = readOptional(filepath.Join(o.ThemeDir, templateFile)); err != nil {
+			return nil, fmt.Errorf("handbook: theme: %w", err)
+		}
+		if themeCSS, err = readOptional(filepath.Join(o.ThemeDir, "assets", styleFile)); err != nil {
+			return nil, fmt.Errorf("handbook: theme: %w", err)
+		}
+	}
+	t, err := template.New(rootTemplate).ParseFS(templates.FS, templateFile)
+	if err != nil {
+		return nil, fmt.Errorf("handbook: embedded template: %w", err)
+	}
+	if themeHTML != nil {
+		name := filepath.Join(o.ThemeDir, templateFile)
+		if _, err := t.New(name).Parse(string(themeHTML)); err != nil {
+			return nil, fmt.Errorf("handbook: theme template: %w", err)
+		}
+	}
+	if t.Lookup(rootTemplate) == nil {
+		return nil, fmt.Errorf("handbook: no %q template", rootTemplate)
+	}
+	css := themeCSS
+	if css == nil {
+		if css, err = fs.ReadFile(themes.FS, "default/"+styleFile); err != nil {
+			return nil, fmt.Errorf("handbook: default style sheet: %w", err)
+		}
+	}
+	var sheet bytes.Buffer
+	sheet.Write(bytes.TrimSpace(css))
+	sheet.WriteString("\n\n")
+	sheet.Write(lightChromaCSS())
+	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New()}, nil
+}
+
+// readOptional reads a file that may be missing (nil, nil).
+func readOptional(name string) ([]byte, error) {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// darkMarker starts the dark half of content.StyleCSS, which a printed
+// handbook does not want.
+const darkMarker = "@media (prefers-color-scheme: dark)"
+
+// lightChromaCSS is the light style of highlighted code.
+func lightChromaCSS() []byte {
+	css := content.StyleCSS()
+	if i := bytes.Index(css, []byte(darkMarker)); i >= 0 {
+		css = css[:i]
+	}
+	return bytes.TrimRight(css, "\n")
+}
+
+// safeCSS makes a style sheet safe inside a <style> element: "</" becomes
+// "<\/", which means the same inside CSS strings and cannot end the
+// element. Style sheets come from the theme, which is trusted, but a stray
+// "</style>" must not turn the rest of it into markup.
+func safeCSS(s string) template.CSS {
+	return template.CSS(strings.ReplaceAll(s, "</", `<\/`))
+}
