@@ -61,6 +61,10 @@ type Config struct {
 	Transport http.RoundTripper
 	// Fs is the file system output is written to (default: the OS).
 	Fs afero.Fs
+
+	// offline is set by Build: answers come from the cache, and a tree
+	// it lacks fails the run instead of keeping a previous version.
+	offline bool
 }
 
 // ConfigError is a problem with the configuration; the command line maps
@@ -269,6 +273,17 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		c.Progress.TreeDone(r, s.stats.Snapshot())
 		return nil
 	})
+	if c.offline && fetchErr == nil && len(sum.Failures) > 0 {
+		me := &MissingError{CacheDir: c.CacheDir}
+		for _, fl := range sum.Failures {
+			if !errors.Is(fl.Err, ErrNotCached) {
+				return nil, fmt.Errorf("build %s: %w", fl.Export.Dir(), fl.Err)
+			}
+			me.Missing = append(me.Missing, fl.Export.Dir())
+		}
+		slices.Sort(me.Missing)
+		return nil, me
+	}
 	switch {
 	case fetchErr == nil:
 	case errors.Is(fetchErr, fetch.ErrBudget):

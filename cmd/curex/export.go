@@ -146,23 +146,19 @@ version, the rest were written.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runExport(cmd.Context(), g, f) },
 	}
 	f.api.register(cmd)
-	f.sel.register(cmd)
-	fl := cmd.Flags()
-	fl.StringVar(&f.output, "output", "output", "output folder")
-	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated")
-	fl.Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
-	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
-	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
-	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
+	f.registerOutput(cmd)
+	cmd.Flags().Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
 	return cmd
 }
 
-func runExport(ctx context.Context, g *globals, f *exportFlags) error {
+// outputConfig fills what export and build share: output, formats, theme,
+// site URL, selection and progress display.
+func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	log, err := g.logger()
 	if err != nil {
 		return err
 	}
-	c := exporter.Config{Output: f.output, Formats: splitList(f.formats), MaxRequests: f.maxRequests, Log: log, ThemeDir: f.theme}
+	c.Output, c.Formats, c.Log, c.ThemeDir = f.output, splitList(f.formats), log, f.theme
 	if f.siteURL != "" {
 		u, err := url.Parse(f.siteURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -170,16 +166,10 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 		}
 		c.SiteURL = strings.TrimSuffix(u.String(), "/") + "/"
 	}
-	if err := f.api.config(&c); err != nil {
-		return err
-	}
 	if c.Filter, err = f.sel.filter(); err != nil {
 		return err
 	}
 	c.Concurrency = f.sel.concurrency
-	if f.maxRequests < 0 {
-		return usageErr(fmt.Errorf("--max-requests %d: want 0 or more", f.maxRequests))
-	}
 	switch f.progress {
 	case "auto":
 		c.Progress = &exporter.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr)}
@@ -191,13 +181,44 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	default:
 		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))
 	}
+	return nil
+}
+
+// registerOutput adds the flags outputConfig reads.
+func (f *exportFlags) registerOutput(cmd *cobra.Command) {
+	f.sel.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.output, "output", "output", "output folder")
+	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated")
+	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
+	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
+}
+
+// runError maps an error of exporter.Run or Build to its exit code.
+func runError(err error) error {
+	var ce *exporter.ConfigError
+	if errors.As(err, &ce) {
+		return usageErr(err)
+	}
+	return err
+}
+
+func runExport(ctx context.Context, g *globals, f *exportFlags) error {
+	var c exporter.Config
+	if err := f.outputConfig(g, &c); err != nil {
+		return err
+	}
+	if err := f.api.config(&c); err != nil {
+		return err
+	}
+	if f.maxRequests < 0 {
+		return usageErr(fmt.Errorf("--max-requests %d: want 0 or more", f.maxRequests))
+	}
+	c.MaxRequests = f.maxRequests
 	sum, err := exporter.Run(ctx, c)
 	if err != nil {
-		var ce *exporter.ConfigError
-		if errors.As(err, &ce) {
-			return usageErr(err)
-		}
-		return err
+		return runError(err)
 	}
 	printSummary(g, f.output, sum)
 	if sum.Partial() {

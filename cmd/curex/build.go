@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter"
+)
+
+func newBuildCommand(g *globals) *cobra.Command {
+	f := &exportFlags{}
+	var cacheDir string
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Re-render the output from the local cache, with no API request",
+		Long: `build writes the output again from the ETag cache of earlier exports, with no
+API request and no token: after a theme change, to add a format, or with a
+fixed template. It selects, plans and renders exactly as export does, as if
+nothing had changed upstream. When the cache lacks a tree the plan needs,
+build names it, writes nothing and exits 1.`,
+		Example: `  curex build --cache-dir .cache --theme mytheme --output site/
+  curex build --formats json --variants base`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var c exporter.Config
+			if err := f.outputConfig(g, &c); err != nil {
+				return err
+			}
+			c.CacheDir = cacheDir
+			c.Generator = "curex " + version
+			sum, err := exporter.Build(cmd.Context(), c)
+			if err != nil {
+				return runError(err)
+			}
+			printBuildSummary(g, f.output, cacheDir, sum)
+			return nil
+		},
+	}
+	f.registerOutput(cmd)
+	cmd.Flags().StringVar(&cacheDir, "cache-dir", defaultCacheDir(), "the ETag cache an earlier export filled")
+	return cmd
+}
+
+func printBuildSummary(g *globals, out, cache string, s *exporter.Summary) {
+	fmt.Fprintf(g.stdout, "built %d of %d trees from the cache %s into %s in %s: no API request, %d files\n",
+		s.Written, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Files)
+	for _, sk := range s.Skipped {
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
+	}
+}
