@@ -101,6 +101,9 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 		if !ok || strings.HasPrefix(k, "icons/") && path.Ext(k) == ".svg" {
 			continue // icons live in icons.css
 		}
+		if k == "handbook.css" {
+			continue // the handbook renderer inlines it in each handbook
+		}
 		s.extra = append(s.extra, asset{Name: k, Data: data})
 	}
 	return s, nil

@@ -41,6 +41,9 @@ type Page struct {
 	// TOC is the whole tree (contents page); Bundle the JSON bundle's link.
 	TOC    []*TreeItem
 	Bundle string
+	// Downloads are the other forms of this variant × locale (contents
+	// page): handbook, PDF, Markdown and JSON bundles.
+	Downloads []Download
 	// Catalog lists the curricula (catalog page).
 	Catalog []CatalogEntry
 	// Landing is the variant × locale matrix (curriculum page).
@@ -193,4 +196,13 @@ type LandingCell struct {
 	Lang, LocaleName      string
 	Published, Translated int
 	Exported              bool
+}
+
+// Download is a link to another form of a variant × locale.
+type Download struct {
+	Href string
+	// Type is the media type ("application/pdf"); Label the link text.
+	Type, Label string
+	// Kind names the form for styling: handbook, pdf, markdown, json.
+	Kind string
 }

@@ -272,6 +272,24 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 	return out
 }
 
+// downloads lists the other forms of the tree the site links to.
+func (x *treeCtx) downloads(p *Page) []Download {
+	var out []Download
+	if x.site.Handbooks {
+		out = append(out, Download{Href: p.Href(x.dir + "/handbook.html"), Type: "text/html", Label: x.m.T("download_handbook"), Kind: "handbook"})
+	}
+	if x.site.PDFs {
+		out = append(out, Download{Href: p.Href(x.dir + "/handbook.pdf"), Type: "application/pdf", Label: x.m.T("download_pdf"), Kind: "pdf"})
+	}
+	if x.site.MarkdownBundles {
+		out = append(out, Download{Href: p.Href("bundles/" + x.dir + "/markdown.zip"), Type: "application/zip", Label: x.m.T("download_markdown"), Kind: "markdown"})
+	}
+	if x.bundleRel != "" {
+		out = append(out, Download{Href: p.Href(x.bundleRel), Type: "application/json", Label: x.m.T("json_bundle"), Kind: "json"})
+	}
+	return out
+}
+
 // title is the document title of a page of the tree.
 func (x *treeCtx) title(first string) string {
 	return first + " — " + x.c.Name + " · " + variantName(x.v, x.m) + " · " + x.l.Name
@@ -291,6 +309,7 @@ func (x *treeCtx) renderTOC(w Writer) error {
 	if x.bundleRel != "" {
 		p.Bundle = p.Href(x.bundleRel)
 	}
+	p.Downloads = x.downloads(p)
 	return x.r.execute(w, "toc", p)
 }
 
