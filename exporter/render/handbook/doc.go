@@ -22,7 +22,8 @@
 //
 // Nodes shown in a fallback language (not translated, in a locale other
 // than the curriculum's primary one) carry a short notice and lang, and dir
-// when that language's direction differs, on their title and content. The
+// when that language's direction differs, on their title and content; the
+// labels of their attributes are in that language too. The
 // <html> element carries the locale's lang, and dir="rtl" for right-to-left
 // locales; the style sheet uses logical properties only, so the layout
 // mirrors.
@@ -42,28 +43,35 @@
 //
 // Paper is A4 by default; Info.Paper "letter" selects US Letter. A media
 // query cannot pick the paper (the paper size is an output of @page, not an
-// input to media queries), so Render writes the @page size rule itself,
-// after the theme's style sheet, and puts a paper-a4 or paper-letter class
-// on <html> for themes. Chromium honours it when printing with
-// preferCSSPageSize. The style sheet sets the margins, starts every
-// top-level node (a unit, an appendix) on a new page, keeps tables, code,
-// figures and lists of terms on one page where they fit, keeps headings
-// with what follows them, and sets orphans and widows. The running header
-// is the current unit's label and title: the unit heading sets the named
-// string "unit" (string-set) and @page's @top-center margin box shows
-// string(unit); the cover page has none. Page numbers are left to the
-// printer (Chromium's footer template), so the bottom margin boxes are
-// empty. Printed external links are followed by their address.
+// input to media queries), so the template writes the @page size rule
+// itself, after the theme's style sheet (block "handbook-page-rules"), and
+// puts a paper-a4 or paper-letter class on <html> for themes. Chromium
+// honours it when printing with preferCSSPageSize. The style sheet sets the
+// margins, keeps tables, code, figures and lists of terms on one page where
+// they fit, keeps headings with what follows them, sets orphans and widows,
+// and prints the address of external links after them.
+//
+// Every top-level node (a unit, an appendix) and the nodes under it form a
+// Part: a <div> that starts a new page. Running headers use what Chromium
+// supports: page margin boxes and named pages. Chromium (148 at the time of
+// writing) has no string-set or string(), so each part gets a named page,
+// "#p3 { page: p3 }", and "@page p3 { @top-center { content: "Unit 4 ·
+// Title" } }" written by the template, the text escaped by html/template as
+// a CSS string. The cover and the table of contents have no header. Page
+// numbers are left to the printer (Chromium's footer template, or its
+// default footer), so the bottom margin boxes stay empty: Chromium replaces
+// its default header or footer only where a page has margin-box content.
 //
 // # Fonts
 //
 // System fonts only, no downloads: a sans-serif stack that covers Latin,
 // Greek and Cyrillic (Noto Sans, DejaVu Sans, Liberation Sans, Arial),
-// Arabic script (Noto Naskh Arabic, Noto Sans Arabic, then DejaVu Sans,
+// Arabic script (Noto Naskh Arabic, Noto Sans Arabic, else DejaVu Sans,
 // which Debian always has) and CJK (Noto Sans CJK from fonts-noto-cjk),
-// with :lang() rules that put the matching CJK face first for Japanese,
-// Simplified and Traditional Chinese and Korean, so Han characters take
-// their regional forms.
+// each script picking the first face that has its glyphs. :lang() rules
+// put the Arabic faces first for Arabic-script languages, and the matching
+// CJK face first for Japanese, Simplified and Traditional Chinese and
+// Korean, so Han characters take their regional forms.
 //
 // # Limits
 //
@@ -71,10 +79,10 @@
 // stack, so any depth renders (a 10,000-level chain is tested). Heading
 // levels follow depth from <h2> (top level) to <h6> and stay at <h6> below;
 // attribute headings sit one level below their node's heading, at most
-// <h6>. The table of contents nests at most maxTOCNesting lists deep;
-// deeper nodes are listed, in order, at the deepest level. The document's
-// sections are siblings, not nested, so the HTML depth does not grow with
-// the tree. Memory is proportional to the tree and its rendered content.
+// <h6>. The table of contents nests at most six lists deep; deeper nodes
+// are listed, in order, at the deepest level. Sections are siblings within
+// their part, not nested, so the depth of the HTML does not grow with the
+// tree's. Memory is proportional to the tree and its rendered content.
 // Output is deterministic: the same tree and Info give the same bytes
 // (dates are formatted in UTC from Info.ContentDate, never the clock).
 package handbook
