@@ -144,6 +144,10 @@ type TreeItem struct {
 	// More is set when the node has children that are not listed here.
 	More     bool
 	Children []*TreeItem
+	// TogglePre and TogglePost surround the title in the accessible name
+	// of the button that shows or hides Children ("Sections of " and ""),
+	// set when there are Children; the title sits in a <bdi> between them.
+	TogglePre, TogglePost string
 }
 
 // NodeView is the main content of a node page.

@@ -263,6 +263,7 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		if len(n.Children) > 0 {
 			if all || open[n.ID] {
 				it.Children = x.items(p, n.Children, open, all, current)
+				it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
 			} else {
 				it.More = true
 			}
