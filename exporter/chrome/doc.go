@@ -6,8 +6,9 @@
 // [Browser.Screenshot] and [Browser.Axe] opens a tab of its own and closes it,
 // so calls can run from several goroutines at once. The context of a call
 // limits that call only: a deadline or a cancellation closes its tab and
-// leaves the browser running. [Browser.Close] stops the browser and removes
-// its temporary profile.
+// leaves the browser running. Give each call a deadline: a page that never
+// finishes loading holds its call until ctx ends. [Browser.Close] stops the
+// browser and removes its temporary profile.
 //
 // The browser is Debian's chromium package (apt-get install chromium), or the
 // program that CUREX_CHROMIUM names. Without one, Launch returns an error that

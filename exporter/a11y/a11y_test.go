@@ -1,0 +1,179 @@
+package a11y_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/dataset"
+)
+
+// EnvAxe names the environment variable that gives the path of axe.min.js.
+const EnvAxe = "CUREX_AXE_JS"
+
+// tags are the axe-core rule sets checked: WCAG 2.0, 2.1 and 2.2 at levels A
+// and AA, and axe-core's best practices.
+var tags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"}
+
+// pages are the website pages checked, relative to the output folder.
+var pages = []struct{ name, path string }{
+	{"catalog", "index.html"},
+	{"toc", "algebra-1/texas/es/index.html"},
+	{"node", "algebra-1/texas/es/alg-u1-l1/index.html"},
+	{"rtl-node", "algebra-1/houston-isd/ar/alg-u1-l1/index.html"},
+	{"rtl-fallback-node", "algebra-1/houston-isd/ar/alg-hou-l1/index.html"},
+}
+
+// views are the viewports and color schemes each page is checked in; phone
+// views only check the pages listed in their only field.
+var views = []struct {
+	name string
+	o    chrome.AxeOptions
+	only []string
+}{
+	{name: "light", o: chrome.AxeOptions{}},
+	{name: "dark", o: chrome.AxeOptions{Dark: true}},
+	{name: "phone", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true}, only: []string{"node"}},
+	{name: "phone-dark", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true, Dark: true}, only: []string{"rtl-node"}},
+}
+
+func requireTools() bool { return os.Getenv("CUREX_REQUIRE_TOOLS") == "1" }
+
+// axeSource reads axe.min.js from CUREX_AXE_JS or the repository's .tools
+// folder, or skips the test.
+func axeSource(t *testing.T) []byte {
+	t.Helper()
+	path := os.Getenv(EnvAxe)
+	if path == "" {
+		root, err := repoRoot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path = filepath.Join(root, ".tools", "node_modules", "axe-core", "axe.min.js")
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		msg := fmt.Sprintf("axe-core: %v: run `make tools` (npm install axe-core into .tools) or set %s to axe.min.js", err, EnvAxe)
+		if requireTools() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return src
+}
+
+// repoRoot is the folder of go.mod above the test's folder.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the test folder")
+		}
+		dir = parent
+	}
+}
+
+// launch starts Chromium for the test, or skips it.
+func launch(t *testing.T) *chrome.Browser {
+	t.Helper()
+	b, err := chrome.Launch(context.Background(), chrome.Options{})
+	if err != nil {
+		if errors.Is(err, chrome.ErrNoBrowser) && !requireTools() {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return b
+}
+
+// exportSample exports the sample dataset's richest organization with the
+// real exporter, against the sandbox in process, and returns the output
+// folder.
+func exportSample(t *testing.T) string {
+	t.Helper()
+	ds, err := dataset.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	sum, err := exporter.Run(context.Background(), exporter.Config{
+		BaseURL: "http://sandbox", AllowHTTP: true, Token: "sandbox-riverbend-token",
+		Transport: &sandbox.Transport{Handler: h}, Limits: ratelimit.Limits{},
+		Output: out, Formats: []string{"html", "json"}, Concurrency: 2, Generator: "curex a11y test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Partial() {
+		t.Fatalf("export failures: %+v", sum.Failures)
+	}
+	return out
+}
+
+// TestWebsiteAccessibility fails on every serious or critical axe-core
+// violation of the pages in every view, and logs the moderate and minor ones.
+func TestWebsiteAccessibility(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exports the sample site and runs a browser")
+	}
+	axe := axeSource(t)
+	b := launch(t)
+	site := exportSample(t)
+	for _, p := range pages {
+		file := filepath.Join(site, filepath.FromSlash(p.path))
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("%s: %v", p.name, err)
+			continue
+		}
+		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(file)}).String()
+		for _, v := range views {
+			if v.only != nil && !slices.Contains(v.only, p.name) {
+				continue
+			}
+			t.Run(p.name+"/"+v.name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				o := v.o
+				o.Tags = tags
+				vs, err := b.Axe(ctx, u, axe, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range vs {
+					switch x.Impact {
+					case "serious", "critical":
+						t.Errorf("%s: %s", p.path, x)
+					default:
+						t.Logf("%s: %s", p.path, x)
+					}
+				}
+			})
+		}
+	}
+}
