@@ -12,9 +12,15 @@ GO_DIRS     := cmd exporter templates themes
 TOOLS       := .tools
 VNU_VERSION := 26.9.27
 VNU         := $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
+AXE_VERSION := 4.14.1
+AXE         := $(TOOLS)/node_modules/axe-core/axe.min.js
+# Debian packages the tests use (and Java for the Nu checker): validators, headless Chromium (PDF,
+# accessibility), PDF tools, CJK fonts for handbooks, MkDocs for the
+# Markdown bundle check.
+APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint test validate bench fuzz golden demo sandbox clean
+.PHONY: all build deps tools lint test validate bench fuzz golden screenshots demo sandbox clean
 
 all: build
 
@@ -37,19 +43,28 @@ lint: deps
 	$(STATICCHECK) ./...
 
 ## test: install what is needed, lint, run the whole suite with the race detector, validate the sample site
-test: lint
+test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
-	$(GO) test -race -count=1 ./...
+	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) $(GO) test -race -count=1 ./...
 
-## tools: install the site validators: Java and linkchecker (apt-get when missing), the Nu HTML checker (npm)
-tools: $(VNU)
-	@command -v java >/dev/null || { apt-get update && apt-get install -y default-jre-headless; }
-	@command -v linkchecker >/dev/null || { apt-get update && apt-get install -y linkchecker; }
+## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker and axe-core (npm, into .tools/)
+tools: $(VNU) $(AXE)
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" != 0 ]; then echo "run make tools as root (apt-get install$$missing)"; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
 
 $(VNU):
 	mkdir -p $(TOOLS)
 	npm install --no-audit --no-fund --prefix $(TOOLS) vnu-jar@$(VNU_VERSION)
+
+$(AXE):
+	mkdir -p $(TOOLS)
+	npm install --no-audit --no-fund --prefix $(TOOLS) axe-core@$(AXE_VERSION)
 
 ## validate: export the sample site, then check it with the W3C Nu HTML checker and linkchecker
 validate: build tools
@@ -71,6 +86,10 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler
+screenshots: tools
+	CUREX_REQUIRE_TOOLS=1 $(GO) test ./exporter/a11y/ -run '^TestScreenshots$$' -count=1 -screenshots $(CURDIR)/docs/screenshots
 
 ## golden: refresh golden files under testdata/
 golden:

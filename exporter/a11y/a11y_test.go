@@ -32,6 +32,9 @@ var pages = []struct{ name, path string }{
 	{"node", "algebra-1/texas/es/alg-u1-l1/index.html"},
 	{"rtl-node", "algebra-1/houston-isd/ar/alg-u1-l1/index.html"},
 	{"rtl-fallback-node", "algebra-1/houston-isd/ar/alg-hou-l1/index.html"},
+	{"landing", "algebra-1/index.html"},
+	{"handbook", "algebra-1/houston-isd/ja/handbook.html"},
+	{"rtl-handbook", "algebra-1/houston-isd/ar/handbook.html"},
 }
 
 // views are the viewports and color schemes each page is checked in; phone
@@ -108,10 +111,10 @@ func launch(t *testing.T) *chrome.Browser {
 	return b
 }
 
-// exportSample exports the sample dataset's richest organization with the
-// real exporter, against the sandbox in process, and returns the output
-// folder.
-func exportSample(t *testing.T) string {
+// exportSample exports the sample dataset's richest organization in the
+// formats given with the real exporter, against the sandbox in process, and
+// returns the output folder.
+func exportSample(t *testing.T, formats ...string) string {
 	t.Helper()
 	ds, err := dataset.Sample()
 	if err != nil {
@@ -125,7 +128,7 @@ func exportSample(t *testing.T) string {
 	sum, err := exporter.Run(context.Background(), exporter.Config{
 		BaseURL: "http://sandbox", AllowHTTP: true, Token: "sandbox-riverbend-token",
 		Transport: &sandbox.Transport{Handler: h}, Limits: ratelimit.Limits{},
-		Output: out, Formats: []string{"html", "json"}, Concurrency: 2, Generator: "curex a11y test",
+		Output: out, Formats: formats, Concurrency: 2, Generator: "curex a11y test",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +147,7 @@ func TestWebsiteAccessibility(t *testing.T) {
 	}
 	axe := axeSource(t)
 	b := launch(t)
-	site := exportSample(t)
+	site := exportSample(t, "html", "json", "handbook")
 	for _, p := range pages {
 		file := filepath.Join(site, filepath.FromSlash(p.path))
 		if _, err := os.Stat(file); err != nil {

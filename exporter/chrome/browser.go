@@ -122,6 +122,11 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	return &Browser{ctx: bctx, cancel: cancel, cancelAlloc: cancelAlloc, path: path, log: log}, nil
 }
 
+// Find returns the browser program Launch would start with
+// Options{ExecPath: execPath}, or an error wrapping ErrNoBrowser: callers
+// use it to offer PDF only where it can work.
+func Find(execPath string) (string, error) { return findBrowser(execPath) }
+
 // findBrowser resolves the browser program: explicit, then $CUREX_CHROMIUM,
 // then the usual names on PATH.
 func findBrowser(explicit string) (string, error) {

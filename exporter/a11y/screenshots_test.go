@@ -1,0 +1,58 @@
+package a11y_test
+
+import (
+	"context"
+	"flag"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/curex/curex/exporter/chrome"
+)
+
+var screenshots = flag.String("screenshots", "", "write the README's screenshots into this folder (make screenshots)")
+
+// TestScreenshots renews the screenshots the README shows, from the sample
+// export, when -screenshots names a folder: node pages at desktop and phone
+// width, light and dark, one right to left, the landing matrix, and the
+// first pages of the largest handbook's PDF.
+func TestScreenshots(t *testing.T) {
+	if *screenshots == "" {
+		t.Skip("no -screenshots folder")
+	}
+	dir, err := filepath.Abs(*screenshots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := exportSample(t, "html", "json", "markdown", "handbook", "pdf")
+	b := launch(t)
+	shots := []struct {
+		name, page string
+		o          chrome.ScreenshotOptions
+	}{
+		{"node-desktop-light", "algebra-1/texas/es/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
+		{"node-desktop-dark", "introduction-to-computer-science/base/en/cs-m2-l3/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800, Dark: true}},
+		{"node-phone-light", "algebra-1/texas/es/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true}},
+		{"node-phone-rtl", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true}},
+		{"landing", "algebra-1/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
+		{"toc", "algebra-1/houston-isd/es/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
+	}
+	for _, s := range shots {
+		u := (&url.URL{Scheme: "file", Path: filepath.Join(site, filepath.FromSlash(s.page))}).String()
+		png, err := b.Screenshot(context.Background(), u, s.o)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, s.name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The largest variant × locale of the sample: Houston ISD (28 nodes).
+	pdf := filepath.Join(site, "algebra-1", "houston-isd", "es", "handbook.pdf")
+	cmd := exec.Command("pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "4", pdf, filepath.Join(dir, "handbook-page"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v: %s", err, out)
+	}
+}
