@@ -17,18 +17,18 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle"
 )
 
 // Formats curex knows. Only the ones in Available can be written so far.
 var (
 	knownFormats = []string{"html", "markdown", "json", "handbook", "pdf"}
 	// Available lists the formats this build renders.
-	Available = []string{"html", "json"}
+	Available = []string{"html", "markdown", "json", "handbook", "pdf"}
 )
 
-// DefaultFormats is the --formats default: everything this build renders.
-func DefaultFormats() []string { return slices.Clone(Available) }
+// DefaultFormats is the --formats default: every format but pdf, which
+// needs Chromium.
+func DefaultFormats() []string { return []string{"html", "markdown", "json", "handbook"} }
 
 // Config is everything a run needs. Zero values take the documented
 // defaults where one exists.
@@ -54,7 +54,9 @@ type Config struct {
 	SiteURL string
 	// ThemeDir overrides templates and assets of the website (--theme).
 	ThemeDir string
-	Log      *slog.Logger
+	// Paper is the handbook's paper size: "a4" (default) or "letter".
+	Paper string
+	Log   *slog.Logger
 	// Progress receives progress events; nil reports nothing.
 	Progress Progress
 	// Transport is the base HTTP transport (tests pass the sandbox's).
@@ -116,6 +118,13 @@ func (c *Config) check() error {
 		default:
 			return &ConfigError{fmt.Errorf("--formats: unknown format %q (known: %s)", f, strings.Join(knownFormats, ", "))}
 		}
+	}
+	switch c.Paper {
+	case "":
+		c.Paper = "a4"
+	case "a4", "letter":
+	default:
+		return &ConfigError{fmt.Errorf("--paper %q: want a4 or letter", c.Paper)}
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
@@ -253,6 +262,11 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	defer site.close()
+	formats, err := newTreeFormats(ctx, &c, plan)
+	if err != nil {
+		return nil, err
+	}
+	defer formats.close()
 	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency}
 	fetchErr := f.Fetch(ctx, exports, func(r fetch.Result) error {
 		done[r.Export.Key()] = true
@@ -261,7 +275,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return nil
 		}
-		entry, err := writeExport(w, &c, r.Tree)
+		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
 		if err != nil {
 			return err
 		}
@@ -313,7 +327,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if site != nil && site.enabled() {
+		if c.has("html") || c.has("handbook") || c.has("pdf") {
 			pages, err := w.CarryOver(fl.Export.Dir())
 			if err != nil {
 				return nil, err
@@ -322,6 +336,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		}
 		fl.Kept = kept
 		entries[fl.Export.Key()] = failedEntry(prev, fl.Export, kept, fl.Err)
+	}
+	if err := formats.wait(); err != nil {
+		return nil, err
 	}
 	if err := site.render(ctx, w, plan, exports, exported); err != nil {
 		return nil, err
@@ -341,24 +358,14 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	return sum, nil
 }
 
-// writeExport renders one tree in every selected format.
-func writeExport(w *output.Writer, c *Config, t *model.Tree) (output.ManifestExport, error) {
+// writeExport renders one tree in every selected format but the website.
+func writeExport(ctx context.Context, w *output.Writer, c *Config, f *treeFormats, t *model.Tree) (output.ManifestExport, error) {
 	if !c.Filter.IncludeUnpublished {
 		t = t.PublishedOnly()
 	}
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
-	if slices.Contains(c.Formats, "json") {
-		data, err := jsonbundle.Encode(t)
-		if err != nil {
-			return entry, fmt.Errorf("json bundle of %s: %w", t.Dir(), err)
-		}
-		entry.JSON = "bundles/" + t.Dir() + "/tree.json"
-		if err := w.Write(entry.JSON, data); err != nil {
-			return entry, err
-		}
-	}
-	return entry, nil
+	return entry, f.write(ctx, w, t, &entry)
 }
 
 func manifestEntry(e model.Export, chain []string, etag string, nodes int) output.ManifestExport {

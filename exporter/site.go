@@ -1,8 +1,6 @@
 package exporter
 
 import (
-	"slices"
-
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/render/html"
 )
@@ -13,7 +11,8 @@ import (
 func buildSite(c *Config, plan *fetch.Plan, exported map[string]bool) *html.Site {
 	site := &html.Site{
 		URL: c.SiteURL, Generator: c.Generator,
-		JSONBundles: slices.Contains(c.Formats, "json"),
+		JSONBundles: c.has("json"), MarkdownBundles: c.has("markdown"),
+		Handbooks: c.has("handbook"), PDFs: c.has("pdf"),
 	}
 	for _, cp := range plan.Curricula {
 		hc := &html.Curriculum{

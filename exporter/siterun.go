@@ -47,8 +47,6 @@ func newSiteRun(c *Config) (*siteRun, error) {
 	return &siteRun{c: c, renderer: r, spool: spool, outlines: outlines{}, spooled: map[string]string{}, etags: map[string]string{}}, nil
 }
 
-func (s *siteRun) enabled() bool { return s != nil }
-
 func (s *siteRun) close() {
 	if s != nil {
 		_ = os.RemoveAll(s.spool)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -72,8 +73,14 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 		return err
 	}
 	defer os.RemoveAll(cache)
+	formats := exporter.DefaultFormats()
+	if _, err := chrome.Find(""); err == nil {
+		formats = append(formats, "pdf")
+	} else {
+		fmt.Fprintln(g.stdout, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
+	}
 	sum, err := exporter.Run(ctx, exporter.Config{
-		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache,
+		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache, Formats: formats,
 		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log,
 		Progress: &exporter.Lines{W: g.stderr, Every: 10 * time.Second},
 	})
@@ -86,7 +93,9 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 		abs = out
 	}
 	fmt.Fprintf(g.stdout, "\nOpen the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
-	fmt.Fprintf(g.stdout, "JSON bundles:   %s\n", filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>", "tree.json"))
+	fmt.Fprintf(g.stdout, "Handbooks:      %s\n", filepath.Join(abs, "<curriculum>", "<variant>", "<locale>", "handbook.html (.pdf)"))
+	fmt.Fprintf(g.stdout, "Bundles:        %s\n", filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>", "tree.json, markdown/, markdown.zip"))
+	fmt.Fprintf(g.stdout, "Preview:        curex serve %s\n", out)
 	fmt.Fprintf(g.stdout, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))
 	if sum.Partial() {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed", len(sum.Failures), sum.Planned)}

@@ -123,6 +123,7 @@ type exportFlags struct {
 	siteURL     string
 	theme       string
 	formats     string
+	paper       string
 	maxRequests int64
 	progress    string
 }
@@ -158,7 +159,7 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if err != nil {
 		return err
 	}
-	c.Output, c.Formats, c.Log, c.ThemeDir = f.output, splitList(f.formats), log, f.theme
+	c.Output, c.Formats, c.Log, c.ThemeDir, c.Paper = f.output, splitList(f.formats), log, f.theme, f.paper
 	if f.siteURL != "" {
 		u, err := url.Parse(f.siteURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -189,10 +190,11 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	f.sel.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.output, "output", "output", "output folder")
-	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated")
+	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated: html, markdown, json, handbook, pdf (pdf needs Chromium)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
+	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
 }
 
 // runError maps an error of exporter.Run or Build to its exit code.

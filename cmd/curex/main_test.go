@@ -107,6 +107,9 @@ func TestSandboxServes(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	// Without Chromium the demo says so and writes every other format
+	// (exporter's TestEveryFormat prints PDFs).
+	t.Setenv("CUREX_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
 	out := filepath.Join(t.TempDir(), "output")
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"demo", "--output", out}, &stdout, &stderr); code != exitOK {
@@ -115,14 +118,20 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(stdout.String(), "exported 28 of 28 trees") || !strings.Contains(stdout.String(), "manifest.json") {
 		t.Fatalf("demo output %q", stdout.String())
 	}
-	if _, err := os.Stat(filepath.Join(out, "bundles", "introduction-to-computer-science", "summer-intensive", "ja", "tree.json")); err != nil {
-		t.Fatal(err)
+	if !strings.Contains(stdout.String(), "apt-get install chromium") {
+		t.Errorf("demo output does not say how to get PDFs: %q", stdout.String())
+	}
+	for _, p := range []string{"tree.json", "markdown.zip", "markdown/index.md", "../../../../introduction-to-computer-science/summer-intensive/ja/handbook.html"} {
+		if _, err := os.Stat(filepath.Join(out, "bundles", "introduction-to-computer-science", "summer-intensive", "ja", filepath.FromSlash(p))); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
 // TestDemoServe runs `curex demo --serve` as a user would: the export,
 // then the site over HTTP until interrupted.
 func TestDemoServe(t *testing.T) {
+	t.Setenv("CUREX_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := filepath.Join(t.TempDir(), "output")

@@ -43,6 +43,8 @@ type ManifestExport struct {
 	JSON           string   `json:"json,omitempty"`
 	Markdown       string   `json:"markdown,omitempty"`
 	Handbook       string   `json:"handbook,omitempty"`
+	// PDF is the printed handbook (--formats pdf).
+	PDF string `json:"pdf,omitempty"`
 	// State is ok, kept or missing; Error says why when not ok.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`

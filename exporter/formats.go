@@ -1,0 +1,212 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render/handbook"
+	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/render/markdown"
+)
+
+// treeFormats renders one tree in every selected format but the website,
+// which needs every tree first (see siteRun).
+type treeFormats struct {
+	c        *Config
+	plans    map[string]*fetch.CurriculumPlan // by base curriculum id
+	handbook *handbook.Renderer
+	browser  *chrome.Browser
+	spool    string // handbook copies Chromium prints
+	date     time.Time
+	// printing runs the PDF jobs, a few at a time, while fetching goes on.
+	printing *errgroup.Group
+}
+
+// printers bounds the handbooks Chromium prints at once (a tab each).
+const printers = 2
+
+// newTreeFormats prepares the renderers of the selected formats. With pdf
+// selected it starts Chromium at once, so a machine without one fails
+// before any request is spent.
+func newTreeFormats(ctx context.Context, c *Config, plan *fetch.Plan) (*treeFormats, error) {
+	f := &treeFormats{c: c, plans: map[string]*fetch.CurriculumPlan{}, printing: &errgroup.Group{}}
+	f.printing.SetLimit(printers)
+	for i := range plan.Curricula {
+		cp := &plan.Curricula[i]
+		f.plans[cp.Curriculum.ID] = cp
+	}
+	date, err := sourceDateEpoch()
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	f.date = date
+	if c.has("handbook") || c.has("pdf") {
+		if f.handbook, err = handbook.New(handbook.Options{ThemeDir: c.ThemeDir, Generator: c.Generator}); err != nil {
+			return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
+		}
+	}
+	if c.has("pdf") {
+		if f.spool, err = os.MkdirTemp("", "curex-pdf-"); err != nil {
+			return nil, fmt.Errorf("pdf: %w", err)
+		}
+		f.browser, err = chrome.Launch(ctx, chrome.Options{Log: c.Log})
+		if err != nil {
+			f.close()
+			if errors.Is(err, chrome.ErrNoBrowser) {
+				return nil, &ConfigError{fmt.Errorf("--formats pdf: %w", err)}
+			}
+			return nil, fmt.Errorf("pdf: %w", err)
+		}
+	}
+	return f, nil
+}
+
+func (f *treeFormats) close() {
+	_ = f.printing.Wait()
+	if f.browser != nil {
+		_ = f.browser.Close()
+	}
+	if f.spool != "" {
+		_ = os.RemoveAll(f.spool)
+	}
+}
+
+// sourceDateEpoch reads SOURCE_DATE_EPOCH, the reproducible-builds
+// convention for "the date of this content"; zero when unset.
+func sourceDateEpoch() (time.Time, error) {
+	v, ok := os.LookupEnv("SOURCE_DATE_EPOCH")
+	if !ok || v == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q: want seconds since 1970 as a whole number", v)
+	}
+	return time.Unix(n, 0).UTC(), nil
+}
+
+// has reports whether format was selected.
+func (c *Config) has(format string) bool { return slices.Contains(c.Formats, format) }
+
+// write renders t (already filtered) in the selected formats and fills
+// entry with their paths.
+func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+	if f.c.has("json") {
+		data, err := jsonbundle.Encode(t)
+		if err != nil {
+			return fmt.Errorf("json bundle of %s: %w", t.Dir(), err)
+		}
+		entry.JSON = "bundles/" + t.Dir() + "/tree.json"
+		if err := w.Write(entry.JSON, data); err != nil {
+			return err
+		}
+	}
+	if f.c.has("markdown") {
+		e, err := markdown.Write(w, t, markdown.Options{Generator: f.c.Generator})
+		if err != nil {
+			return err // names the bundle
+		}
+		entry.Markdown = e.Dir
+	}
+	if f.handbook == nil {
+		return nil
+	}
+	info := f.info(t)
+	if f.c.has("handbook") {
+		data, err := f.handbook.Render(t, info)
+		if err != nil {
+			return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
+		}
+		entry.Handbook = t.Dir() + "/handbook.html"
+		if err := w.Write(entry.Handbook, data); err != nil {
+			return err
+		}
+	}
+	if f.c.has("pdf") {
+		info.PDF, info.SiteHome = true, ""
+		data, err := f.handbook.Render(t, info)
+		if err != nil {
+			return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
+		}
+		entry.PDF = t.Dir() + "/handbook.pdf"
+		dir, rel, paper := t.Dir(), entry.PDF, info.Paper
+		f.printing.Go(func() error {
+			pdf, err := f.print(ctx, data, paper)
+			if err != nil {
+				return fmt.Errorf("pdf of %s: %w", dir, err)
+			}
+			return w.Write(rel, pdf)
+		})
+	}
+	return nil
+}
+
+// wait waits for the PDF jobs and returns the first error.
+func (f *treeFormats) wait() error { return f.printing.Wait() }
+
+// info is what a handbook shows beyond the tree.
+func (f *treeFormats) info(t *model.Tree) handbook.Info {
+	info := handbook.Info{ContentDate: t.ResolvedAt, Paper: f.c.Paper, LocaleNames: map[string]string{}}
+	nodes, translated := 0, 0
+	t.Walk(func(n *model.Node) bool {
+		nodes++
+		if n.Translation.IsTranslated || t.Locale == t.PrimaryLocale {
+			translated++
+		}
+		return true
+	})
+	if !f.date.IsZero() {
+		info.ContentDate = f.date
+	}
+	if f.c.has("html") {
+		info.SiteHome = "index.html"
+	}
+	if cp := f.plans[t.CurriculumID]; cp != nil {
+		for _, l := range cp.Locales {
+			info.LocaleNames[l.Code] = l.Name
+			if l.Code == t.Locale {
+				info.LocaleName = l.Name
+				info.TranslationProgress, info.PublishedProgress = l.TranslationProgress, l.PublishedProgress
+			}
+		}
+		if nodes > 0 {
+			// This variant's own progress, as on the website.
+			info.TranslationProgress = translated * 100 / nodes
+		}
+	}
+	return info
+}
+
+// print turns a handbook into PDF: Chromium reads it from a file.
+func (f *treeFormats) print(ctx context.Context, html []byte, paper string) ([]byte, error) {
+	tmp, err := os.CreateTemp(f.spool, "handbook-*.html")
+	if err != nil {
+		return nil, err
+	}
+	name := tmp.Name()
+	defer os.Remove(name)
+	if _, err := tmp.Write(html); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	return f.browser.PDF(ctx, abs, chrome.PDFOptions{Paper: paper, Outline: true})
+}

@@ -1,0 +1,248 @@
+package exporter_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/sandbox"
+)
+
+// need skips the test when a program is missing, unless the environment
+// requires every tool (make test sets CUREX_REQUIRE_TOOLS=1).
+func need(t *testing.T, prog, pkg string) {
+	t.Helper()
+	if _, err := exec.LookPath(prog); err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s is missing: apt-get install %s (make tools does)", prog, pkg)
+		}
+		t.Skipf("%s is missing (apt-get install %s)", prog, pkg)
+	}
+}
+
+func run(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return string(out)
+}
+
+// TestEveryFormat exports a nested variant in a right-to-left and a CJK
+// locale in every format, and checks each the way its reader would: the
+// JSON against its schema, the Markdown zip against the folder, the
+// handbook's contents, and the PDF with poppler (pages, text, a first page
+// that is not blank).
+func TestEveryFormat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints PDFs with Chromium")
+	}
+	if _, err := chrome.Find(""); err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	need(t, "pdfinfo", "poppler-utils")
+	_, url := sampleServer(t, sandbox.Options{})
+	out := filepath.Join(t.TempDir(), "out")
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+		Generator: "curex test", Formats: []string{"html", "markdown", "json", "handbook", "pdf"},
+		Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"Houston ISD"}, Locales: []string{"ar", "ja"}}}
+	sum, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Written != 2 {
+		t.Fatalf("wrote %d exports, want 2", sum.Written)
+	}
+	mf, err := os.Open(filepath.Join(out, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := output.ReadManifest(mf)
+	mf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonbundle.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.Exports {
+		t.Run(e.Locale, func(t *testing.T) {
+			for _, p := range []string{e.HTML, e.JSON, e.Markdown, e.Handbook, e.PDF} {
+				if p == "" {
+					t.Fatalf("manifest entry lacks a format: %+v", e)
+				}
+			}
+			data, err := os.ReadFile(filepath.Join(out, e.JSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Validate(data); err != nil {
+				t.Fatalf("%s: %v", e.JSON, err)
+			}
+			var doc struct {
+				Nodes []jsonNode `json:"nodes"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			var titles []string
+			var walk func([]jsonNode)
+			walk = func(ns []jsonNode) {
+				for _, n := range ns {
+					titles = append(titles, n.Title)
+					walk(n.Children)
+				}
+			}
+			walk(doc.Nodes)
+
+			checkZip(t, out, e.Markdown)
+
+			hb, err := os.ReadFile(filepath.Join(out, e.Handbook))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, title := range titles {
+				if !bytes.Contains(hb, []byte(htmlEscape(title))) {
+					t.Errorf("handbook lacks %q", title)
+				}
+			}
+
+			pdf := filepath.Join(out, e.PDF)
+			info := run(t, "pdfinfo", pdf)
+			pages := 0
+			for _, line := range strings.Split(info, "\n") {
+				if v, ok := strings.CutPrefix(line, "Pages:"); ok {
+					pages, _ = strconv.Atoi(strings.TrimSpace(v))
+				}
+			}
+			// A cover, the contents, a page per unit at least; far fewer
+			// pages than three per node.
+			if pages < 2+len(doc.Nodes) || pages > 3*len(titles) {
+				t.Errorf("%d pages for %d nodes in %d units", pages, len(titles), len(doc.Nodes))
+			}
+			text := run(t, "pdftotext", pdf, "-")
+			found := 0
+			for _, title := range titles {
+				// Arabic text comes out of a PDF with its ligatures
+				// decomposed; compare what survives extraction intact.
+				if e.Locale == "ar" && strings.ContainsFunc(title, func(r rune) bool { return r >= 0x600 && r <= 0x6ff }) {
+					continue
+				}
+				found++
+				if !strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(title), " ")) {
+					t.Errorf("the PDF's text lacks %q", title)
+				}
+			}
+			if found == 0 {
+				t.Error("no title could be checked in the PDF's text")
+			}
+			prefix := filepath.Join(t.TempDir(), "page")
+			run(t, "pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", pdf, prefix)
+			pngs, _ := filepath.Glob(prefix + "*.png")
+			if len(pngs) != 1 {
+				t.Fatalf("pdftoppm wrote %v", pngs)
+			}
+			f, err := os.Open(pngs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			dark, b := 0, img.Bounds()
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					if r, g, bl, _ := img.At(x, y).RGBA(); r+g+bl < 3*0x8000 {
+						dark++
+					}
+				}
+			}
+			if dark < b.Dx()*b.Dy()/1000 {
+				t.Errorf("the first page is blank: %d dark pixels of %d", dark, b.Dx()*b.Dy())
+			}
+		})
+	}
+}
+
+type jsonNode struct {
+	Title    string     `json:"title"`
+	Children []jsonNode `json:"children"`
+}
+
+// htmlEscape escapes a title as html/template does in text.
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+}
+
+// checkZip compares markdown.zip with the markdown/ folder beside it.
+func checkZip(t *testing.T, out, dir string) {
+	t.Helper()
+	zipPath := filepath.Join(out, strings.TrimSuffix(dir, "/")+".zip")
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	files := 0
+	err = filepath.Walk(filepath.Join(out, dir), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			files++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 || len(zr.File) != files {
+		t.Errorf("markdown.zip holds %d files, the folder %d", len(zr.File), files)
+	}
+}
+
+// TestSourceDateEpoch checks that SOURCE_DATE_EPOCH dates the handbooks,
+// and that a bad value is a configuration error that names it.
+func TestSourceDateEpoch(t *testing.T) {
+	_, url := sampleServer(t, sandbox.Options{})
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: filepath.Join(t.TempDir(), "out"), Limits: ratelimit.Limits{},
+		Formats: []string{"handbook"}, Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"base"}, Locales: []string{"en"}}}
+
+	t.Setenv("SOURCE_DATE_EPOCH", "yesterday")
+	_, err := exporter.Run(context.Background(), cfg)
+	var ce *exporter.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `SOURCE_DATE_EPOCH "yesterday"`) {
+		t.Fatalf("error %v, want a configuration error naming SOURCE_DATE_EPOCH", err)
+	}
+
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000") // 2023-11-14
+	if _, err := exporter.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	hb, err := os.ReadFile(filepath.Join(cfg.Output, "algebra-1", "base", "en", "handbook.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(hb, []byte("2023")) || !bytes.Contains(hb, []byte("November")) {
+		t.Errorf("the handbook is not dated by SOURCE_DATE_EPOCH (November 2023)")
+	}
+}

@@ -1,0 +1,124 @@
+package markdown
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// goldenExports are the sample exports kept as golden files: their file
+// list, their tables of contents and a few representative node files.
+var goldenExports = []struct {
+	dir, golden string
+	opts        Options
+	files       []string
+}{
+	{
+		dir: "algebra-1/texas/es", golden: "texas-es",
+		files: []string{
+			"index.md",
+			"SUMMARY.md",
+			"01-fundamentos-del-algebra/index.md", // a unit: section page
+			"01-fundamentos-del-algebra/03-propiedades-de-los-numeros-reales/index.md", // table in the description, vocabulary
+			"03-funciones-lineales/04-regresion-lineal-con-datos-reales.md",            // added by the variant
+		},
+	},
+	{
+		dir: "algebra-1/houston-isd/ar", golden: "houston-isd-ar",
+		files: []string{
+			"index.md",
+			"01-alg-u1/index.md", // Arabic: names from ids
+			"01-alg-u1/02-alg-u1-l3/01-property-sort.md", // not translated: shown in English
+		},
+	},
+	{
+		dir: "introduction-to-computer-science/summer-intensive/en", golden: "cs-summer-intensive-en",
+		files: []string{
+			"04-data-and-databases/05-final-project-data-driven-web-page.md", // rubric as a table
+		},
+	},
+	{
+		dir: "algebra-1/texas/es", golden: "texas-es-hugo", opts: Options{Hugo: true, Generator: "curex test"},
+		files: []string{
+			"_index.md",
+			"01-fundamentos-del-algebra/_index.md",
+		},
+	},
+}
+
+// TestGolden compares whole sample bundles with the files in testdata/:
+// the list of files of each, and the contents of a few. Run
+// "go test -update" to rewrite them after a deliberate change.
+func TestGolden(t *testing.T) {
+	for _, g := range goldenExports {
+		t.Run(g.golden, func(t *testing.T) {
+			w, e := write(t, sample(t, g.dir), g.opts)
+			files := w.bundleFiles(e)
+			names := make([]string, 0, len(files))
+			for name := range files {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			golden(t, filepath.Join(g.golden, "files.txt"), []byte(strings.Join(names, "\n")+"\n"))
+			for _, name := range g.files {
+				data, ok := files[name]
+				if !ok {
+					t.Errorf("no %s in the bundle; it has:\n%s", name, strings.Join(names, "\n"))
+					continue
+				}
+				golden(t, filepath.Join(g.golden, filepath.FromSlash(name)), data)
+			}
+		})
+	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run go test -update after checking the change):\n%s", name, diff(string(want), string(got)))
+	}
+}
+
+// diff shows the first differing line of want and got.
+func diff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want " + quoteLine(w) + "\n  got  " + quoteLine(g)
+		}
+	}
+	return "(same lines)"
+}
+
+func quoteLine(s string) string {
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return strconv.Quote(s)
+}
