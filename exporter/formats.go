@@ -141,9 +141,9 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 			return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 		}
 		entry.PDF = t.Dir() + "/handbook.pdf"
-		dir, rel, paper := t.Dir(), entry.PDF, info.Paper
+		dir, rel, o := t.Dir(), entry.PDF, chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}
 		f.printing.Go(func() error {
-			pdf, err := f.print(ctx, data, paper)
+			pdf, err := f.print(ctx, data, o)
 			if err != nil {
 				return fmt.Errorf("pdf of %s: %w", dir, err)
 			}
@@ -190,7 +190,7 @@ func (f *treeFormats) info(t *model.Tree) handbook.Info {
 }
 
 // print turns a handbook into PDF: Chromium reads it from a file.
-func (f *treeFormats) print(ctx context.Context, html []byte, paper string) ([]byte, error) {
+func (f *treeFormats) print(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
 	tmp, err := os.CreateTemp(f.spool, "handbook-*.html")
 	if err != nil {
 		return nil, err
@@ -208,5 +208,5 @@ func (f *treeFormats) print(ctx context.Context, html []byte, paper string) ([]b
 	if err != nil {
 		return nil, err
 	}
-	return f.browser.PDF(ctx, abs, chrome.PDFOptions{Paper: paper, Outline: true})
+	return f.browser.PDF(ctx, abs, o)
 }

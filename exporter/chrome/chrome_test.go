@@ -47,7 +47,7 @@ func requireTools() bool { return os.Getenv("CUREX_REQUIRE_TOOLS") == "1" }
 
 // browser returns the shared browser, launched on first use, or skips the
 // test when there is no Chromium.
-func browser(t *testing.T) *chrome.Browser {
+func browser(t testing.TB) *chrome.Browser {
 	t.Helper()
 	shared.once.Do(func() {
 		shared.b, shared.err = chrome.Launch(context.Background(), chrome.Options{})
@@ -523,5 +523,37 @@ func TestClose(t *testing.T) {
 	}
 	if p := b.Path(); !filepath.IsAbs(p) {
 		t.Errorf("Path() = %q, want an absolute path", p)
+	}
+}
+
+// TestPDFDate checks that PDFOptions.Date replaces Chromium's clock in the
+// document information, so a document prints to the same bytes any day.
+func TestPDFDate(t *testing.T) {
+	b := browser(t)
+	path := filepath.Join(t.TempDir(), "doc.html")
+	if err := os.WriteFile(path, []byte("<!doctype html><html lang=en><title>Dated</title><h1>Dated</h1>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	date := time.Date(2026, 2, 1, 12, 30, 0, 0, time.UTC)
+	pdf, err := b.PDF(context.Background(), path, chrome.PDFOptions{Date: date})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"/CreationDate", "/ModDate"} {
+		if !bytes.Contains(pdf, []byte(key+" (D:20260201123000+00'00')")) {
+			t.Errorf("%s is not the given date", key)
+		}
+	}
+	if _, err := exec.LookPath("pdfinfo"); err != nil {
+		return
+	}
+	// The offsets still hold: poppler reads the file without complaint.
+	file := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(file, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdfinfo", "-isodates", file).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "Error") || !strings.Contains(string(out), "2026-02-01T12:30:00") {
+		t.Errorf("pdfinfo: %v\n%s", err, out)
 	}
 }

@@ -1,10 +1,13 @@
 package chrome
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -38,6 +41,10 @@ type PDFOptions struct {
 	// Outline adds PDF bookmarks from the document's headings, and makes a
 	// tagged PDF.
 	Outline bool
+	// Date, when not zero, replaces the creation and modification dates
+	// Chromium writes (its clock), so the same document prints to the same
+	// bytes: pass the date of the content.
+	Date time.Time
 }
 
 // PDF loads the HTML file at htmlPath, waits for its load event and its web
@@ -62,7 +69,28 @@ func (b *Browser) PDF(ctx context.Context, htmlPath string, o PDFOptions) ([]byt
 		pdf, err = chromedp.Run(tab, chromedp.PrintToPDF(opts...))
 		return err
 	})
+	if err == nil && !o.Date.IsZero() {
+		setDates(pdf, o.Date)
+	}
 	return pdf, err
+}
+
+// pdfDate matches the dates of a PDF's information dictionary as Chromium
+// writes them: D:YYYYMMDDHHmmSS+00'00'.
+var pdfDate = regexp.MustCompile(`/(?:CreationDate|ModDate) \(D:\d{14}[+-]\d\d'\d\d'\)`)
+
+// setDates overwrites, in place, the information dictionary's dates with
+// d in UTC. The replacement has the same length, so the byte offsets of the
+// cross-reference table stay right; a date of another form is left alone.
+func setDates(pdf []byte, d time.Time) {
+	stamp := "D:" + d.UTC().Format("20060102150405") + "+00'00'"
+	for _, loc := range pdfDate.FindAllIndex(pdf, 4) {
+		m := pdf[loc[0]:loc[1]]
+		open := bytes.IndexByte(m, '(')
+		if len(m)-open-2 == len(stamp) {
+			copy(m[open+1:], stamp)
+		}
+	}
 }
 
 // printOptions maps o to chromedp's options.
