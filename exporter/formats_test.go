@@ -87,6 +87,10 @@ func TestEveryFormat(t *testing.T) {
 	for p, body := range first {
 		if second[filepath.Join(again.Output, strings.TrimPrefix(p, out))] != body {
 			t.Errorf("%s differs between two exports of the same content", strings.TrimPrefix(p, out))
+			if d := os.Getenv("CUREX_KEEP_DIFF"); d != "" {
+				_ = os.WriteFile(filepath.Join(d, "a-"+filepath.Base(p)), []byte(body), 0o644)
+				_ = os.WriteFile(filepath.Join(d, "b-"+filepath.Base(p)), []byte(second[filepath.Join(again.Output, strings.TrimPrefix(p, out))]), 0o644)
+			}
 		}
 	}
 

@@ -86,15 +86,19 @@ type Failure struct {
 
 // Summary tells what a run did.
 type Summary struct {
-	Planned  int
-	Written  int
-	Failures []Failure
+	Planned int
+	// Written counts the exports rendered; Reused those carried over
+	// unchanged from the previous output (same ETag, same render key).
+	Written, Reused int
+	Failures        []Failure
 	// NotFetched counts exports left when the request budget ran out.
 	NotFetched int
 	Stats      fetch.StatsSnapshot
-	Files      int
-	Duration   time.Duration
-	Skipped    []fetch.Skip
+	// Files counts the output's files; FilesWritten those this run
+	// wrote, FilesUnchanged those it kept byte for byte (not rewritten).
+	Files, FilesWritten, FilesUnchanged int
+	Duration                            time.Duration
+	Skipped                             []fetch.Skip
 }
 
 // Partial reports whether some exports failed while others were written.
@@ -267,6 +271,11 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	defer formats.close()
+	unchanged, err := newReuse(&c, plan, prev)
+	if err != nil {
+		return nil, err
+	}
+	defer unchanged.close()
 	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency}
 	fetchErr := f.Fetch(ctx, exports, func(r fetch.Result) error {
 		done[r.Export.Key()] = true
@@ -275,10 +284,15 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return nil
 		}
+		if held, err := unchanged.hold(r); err != nil || held {
+			c.Progress.TreeDone(r, s.stats.Snapshot())
+			return err
+		}
 		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
 		if err != nil {
 			return err
 		}
+		entry.RenderKey = unchanged.keys[r.Export.CurriculumID]
 		if err := site.keep(r, &entry); err != nil {
 			return err
 		}
@@ -317,6 +331,42 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			sum.Failures = append(sum.Failures, Failure{Export: e, Err: fetch.ErrBudget})
 		}
 	}
+	// Trees held back as unchanged: carried over when their whole
+	// curriculum is unchanged, else rendered now.
+	same := unchanged.unchanged(plan)
+	for _, e := range exports {
+		p, ok := unchanged.pending[e.Key()]
+		if !ok {
+			continue
+		}
+		r, err := unchanged.load(p)
+		if err != nil {
+			return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
+		}
+		if same[e.CurriculumID] {
+			for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
+				if _, err := w.CarryOver(dir); err != nil {
+					return nil, err
+				}
+			}
+			if err := site.reuse(r); err != nil {
+				return nil, err
+			}
+			entries[e.Key()] = unchanged.prev[e.Key()]
+			sum.Reused++
+			continue
+		}
+		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
+		if err != nil {
+			return nil, err
+		}
+		entry.RenderKey = unchanged.keys[e.CurriculumID]
+		if err := site.keep(r, &entry); err != nil {
+			return nil, err
+		}
+		entries[e.Key()] = entry
+		sum.Written++
+	}
 	exported := map[string]bool{}
 	for k := range entries {
 		exported[k] = true
@@ -352,6 +402,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	}
 	committed = true
 	sum.Files = len(m.Files)
+	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
 	sum.Stats = s.stats.Snapshot()
 	sum.Duration = time.Since(start)
 	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key(), b.Export.Key()) })

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
@@ -196,4 +197,127 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// ageFiles sets every file's modification time under dir to old.
+func ageFiles(t *testing.T, dir string, old time.Time) {
+	t.Helper()
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// changedFiles lists the files under dir whose modification time is not old.
+func changedFiles(t *testing.T, dir string, old time.Time) []string {
+	t.Helper()
+	var out []string
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		if !info.ModTime().Equal(old) {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestIncrementalExport: a second export with no upstream change sends
+// only conditional requests, renders nothing and leaves every file's bytes
+// and modification time as they were; after one node changes upstream,
+// only the exports of its curriculum are rendered again, only files whose
+// bytes changed are rewritten, and the result equals a full export.
+func TestIncrementalExport(t *testing.T) {
+	h, url := sampleServer(t, sandbox.Options{})
+	out := filepath.Join(t.TempDir(), "out")
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+		Generator: "curex test", Formats: []string{"html", "markdown", "json", "handbook"}}
+	first, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	ageFiles(t, out, old)
+	before := files(t, out)
+
+	second, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Reused != first.Written || second.Written != 0 {
+		t.Errorf("second run rendered %d and reused %d exports; want 0 and %d", second.Written, second.Reused, first.Written)
+	}
+	if second.Stats.NotModified != second.Stats.Requests {
+		t.Errorf("second run: %d of %d requests answered 304", second.Stats.NotModified, second.Stats.Requests)
+	}
+	// Files counts what manifest.json lists; the manifest itself is kept too.
+	if second.FilesWritten != 0 || second.FilesUnchanged != first.Files+1 {
+		t.Errorf("second run wrote %d files and kept %d; want 0 and %d", second.FilesWritten, second.FilesUnchanged, first.Files+1)
+	}
+	if changed := changedFiles(t, out, old); len(changed) > 0 {
+		t.Errorf("a run with no upstream change touched %d files: %v", len(changed), changed[:min(5, len(changed))])
+	}
+	after := files(t, out)
+	for p, b := range before {
+		if after[p] != b {
+			t.Errorf("%s changed", p)
+		}
+	}
+
+	// A unit of Introduction to Computer Science is retitled upstream.
+	if err := h.Edit(func(ds *dataset.Dataset) error {
+		for i := range ds.Curricula {
+			if ds.Curricula[i].ID == "curriculum_201" {
+				ds.Curricula[i].Nodes[0].Title = "Computational Thinking, revised"
+				return nil
+			}
+		}
+		return errors.New("no curriculum_201 in the sample")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	third, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.Written == 0 || third.Reused == 0 || third.Written+third.Reused != first.Written {
+		t.Errorf("third run rendered %d and reused %d of %d exports", third.Written, third.Reused, first.Written)
+	}
+	changed := changedFiles(t, out, old)
+	for _, p := range changed {
+		if !strings.HasPrefix(p, "introduction-to-computer-science/") && !strings.HasPrefix(p, "bundles/introduction-to-computer-science/") &&
+			p != "manifest.json" && p != "index.html" {
+			t.Errorf("%s was rewritten, but nothing of it changed upstream", p)
+		}
+	}
+	if len(changed) == 0 || third.FilesWritten != len(changed) {
+		t.Errorf("third run wrote %d files, %d have new times", third.FilesWritten, len(changed))
+	}
+
+	// The incremental result is what a full export writes.
+	full := cfg
+	full.Output, full.CacheDir = filepath.Join(t.TempDir(), "full"), t.TempDir()
+	if _, err := exporter.Run(context.Background(), full); err != nil {
+		t.Fatal(err)
+	}
+	want, got := files(t, full.Output), files(t, out)
+	if len(want) != len(got) {
+		t.Errorf("incremental output has %d files, a full export %d", len(got), len(want))
+	}
+	for p, b := range want {
+		if got[filepath.Join(out, strings.TrimPrefix(p, full.Output))] != b {
+			t.Errorf("%s differs between the incremental and a full export", strings.TrimPrefix(p, full.Output))
+		}
+	}
 }

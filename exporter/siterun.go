@@ -30,6 +30,7 @@ type siteRun struct {
 	outlines outlines
 	spooled  map[string]string // export key -> spool file
 	etags    map[string]string
+	reused   map[string]bool // export keys whose pages were carried over
 }
 
 func newSiteRun(c *Config) (*siteRun, error) {
@@ -44,7 +45,7 @@ func newSiteRun(c *Config) (*siteRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("website: %w", err)
 	}
-	return &siteRun{c: c, renderer: r, spool: spool, outlines: outlines{}, spooled: map[string]string{}, etags: map[string]string{}}, nil
+	return &siteRun{c: c, renderer: r, spool: spool, outlines: outlines{}, spooled: map[string]string{}, etags: map[string]string{}, reused: map[string]bool{}}, nil
 }
 
 func (s *siteRun) close() {
@@ -75,6 +76,22 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	return nil
 }
 
+// reuse records a tree whose pages were carried over unchanged: other
+// pages still need its outline, but its own are not written again.
+func (s *siteRun) reuse(r fetch.Result) error {
+	if s == nil {
+		return nil
+	}
+	var entry output.ManifestExport
+	if err := s.keep(r, &entry); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.reused[r.Export.Key()] = true
+	s.mu.Unlock()
+	return nil
+}
+
 // render writes every spooled tree's pages, then the site-wide pages.
 func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan, exports []model.Export, exported map[string]bool) error {
 	if s == nil {
@@ -100,6 +117,10 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 		t := fetch.Normalize(e, rc, s.etags[e.Key()])
 		if !s.c.Filter.IncludeUnpublished {
 			t = t.PublishedOnly()
+		}
+		if s.reused[e.Key()] {
+			s.renderer.Reuse(t)
+			continue
 		}
 		if err := s.renderer.RenderTree(w, site, t, s.outlines); err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)

@@ -44,8 +44,8 @@ build names it, writes nothing and exits 1.`,
 }
 
 func printBuildSummary(g *globals, out, cache string, s *exporter.Summary) {
-	fmt.Fprintf(g.stdout, "built %d of %d trees from the cache %s into %s in %s: no API request, %d files\n",
-		s.Written, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Files)
+	fmt.Fprintf(g.stdout, "built %d of %d trees from the cache %s into %s in %s: no API request; %d rendered, %d unchanged; files: %d written, %d unchanged\n",
+		s.Written+s.Reused, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused, s.FilesWritten, s.FilesUnchanged)
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,10 +71,55 @@ func (b *Browser) PDF(ctx context.Context, htmlPath string, o PDFOptions) ([]byt
 		pdf, err = chromedp.Run(tab, chromedp.PrintToPDF(opts...))
 		return err
 	})
-	if err == nil && !o.Date.IsZero() {
-		setDates(pdf, o.Date)
+	if err == nil {
+		renumberIDs(pdf)
+		if !o.Date.IsZero() {
+			setDates(pdf, o.Date)
+		}
 	}
 	return pdf, err
+}
+
+// structID matches the ids Chromium gives the structure elements of a
+// tagged PDF: the DOM node ids of the page, "(node00000202)".
+var structID = regexp.MustCompile(`\(node(\d+)\)`)
+
+// renumberIDs rewrites, in place, the structure element ids of a tagged
+// PDF to 1, 2, 3, ... in the order of their values. Chromium takes them
+// from DOM node ids, which depend on timing (the same page gets other
+// numbers under load), so without this the same document would print to
+// other bytes. Ranks keep the order, so the ID tree stays sorted, and keep
+// the width (Chromium pads them to eight digits), so byte offsets stay
+// right; ids of mixed widths are left alone.
+func renumberIDs(pdf []byte) {
+	locs := structID.FindAllSubmatchIndex(pdf, -1)
+	if len(locs) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	var values []string
+	for _, l := range locs {
+		v := string(pdf[l[2]:l[3]])
+		if len(v) != l[3]-l[2] || len(v) != locs[0][3]-locs[0][2] {
+			return // ids of several widths: not Chromium's form, leave them
+		}
+		if !seen[v] {
+			seen[v] = true
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values) // one width: the order of the values
+	rank := make(map[string]string, len(values))
+	for i, v := range values {
+		n := strconv.Itoa(i + 1)
+		if len(n) > len(v) {
+			return // cannot keep the width: leave the file as it is
+		}
+		rank[v] = strings.Repeat("0", len(v)-len(n)) + n
+	}
+	for _, l := range locs {
+		copy(pdf[l[2]:l[3]], rank[string(pdf[l[2]:l[3]])])
+	}
 }
 
 // pdfDate matches the dates of a PDF's information dictionary as Chromium

@@ -45,6 +45,11 @@ type ManifestExport struct {
 	Handbook       string   `json:"handbook,omitempty"`
 	// PDF is the printed handbook (--formats pdf).
 	PDF string `json:"pdf,omitempty"`
+	// RenderKey identifies everything besides the tree that shaped the
+	// export's files (program, formats, theme, options, its curriculum's
+	// variants and locales): a run whose key and ETag match may carry the
+	// files over instead of rendering them again.
+	RenderKey string `json:"render_key,omitempty"`
 	// State is ok, kept or missing; Error says why when not ok.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -30,9 +31,14 @@ type Writer struct {
 	root    string // the output folder
 	staging string
 
-	mu    sync.Mutex
-	files map[string]ManifestFile
-	done  bool
+	prev *Manifest               // the current output's manifest, or nil
+	old  map[string]ManifestFile // its files by path
+
+	mu        sync.Mutex
+	files     map[string]ManifestFile
+	written   int
+	unchanged int
+	done      bool
 }
 
 // Begin prepares a run writing to root: it removes staging folders that
@@ -46,6 +52,9 @@ func Begin(fsys afero.Fs, root string) (*Writer, error) {
 	entries, err := afero.ReadDir(fsys, parent)
 	if err != nil {
 		return nil, fmt.Errorf("output %s: %w", root, err)
+	}
+	if err := recoverSwap(fsys, parent, base, entries); err != nil {
+		return nil, err
 	}
 	for _, e := range entries {
 		n := e.Name()
@@ -62,7 +71,40 @@ func Begin(fsys afero.Fs, root string) (*Writer, error) {
 	if err := fsys.MkdirAll(staging, 0o755); err != nil {
 		return nil, fmt.Errorf("create staging folder: %w", err)
 	}
-	return &Writer{fs: fsys, root: root, staging: staging, files: map[string]ManifestFile{}}, nil
+	w := &Writer{fs: fsys, root: root, staging: staging, files: map[string]ManifestFile{}, old: map[string]ManifestFile{}}
+	w.prev = w.readPrevious()
+	if w.prev != nil {
+		for _, f := range w.prev.Files {
+			w.old[f.Path] = f
+		}
+	}
+	return w, nil
+}
+
+// recoverSwap undoes the effect of a run killed in the middle of Commit's
+// swap: when the output folder is missing but the previous output was
+// moved aside, it is put back. Without this, the next Begin would remove
+// the only complete output as a stale folder.
+func recoverSwap(fsys afero.Fs, parent, base string, entries []fs.FileInfo) error {
+	root := filepath.Join(parent, base)
+	if _, err := fsys.Stat(root); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var olds []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), base+oldPrefix) && e.IsDir() {
+			olds = append(olds, e.Name())
+		}
+	}
+	if len(olds) == 0 {
+		return nil
+	}
+	slices.Sort(olds) // by the time in the name: put back the latest
+	latest := filepath.Join(parent, olds[len(olds)-1])
+	if err := fsys.Rename(latest, root); err != nil {
+		return fmt.Errorf("output %s: put back the previous output from %s: %w", root, latest, err)
+	}
+	return nil
 }
 
 // ErrNotOutput is returned for an output folder that holds files but no
@@ -135,14 +177,65 @@ func (w *Writer) Write(rel string, data []byte) error {
 	if err := w.fs.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+	sum := sha256.Sum256(data)
+	f := ManifestFile{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	reused, err := w.reuse(f, full, data)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	sum := sha256.Sum256(data)
+	if !reused {
+		if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", rel, err)
+		}
+	}
 	w.mu.Lock()
-	w.files[rel] = ManifestFile{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	w.files[rel] = f
+	if reused {
+		w.unchanged++
+	} else {
+		w.written++
+	}
 	w.mu.Unlock()
 	return nil
+}
+
+// reuse keeps the current output's file for f when its bytes are the same
+// (size and SHA-256 as the previous manifest lists them, and the same size
+// on disk): on the OS file system a hard link into the staging folder, so
+// nothing is written and the file keeps its modification time; elsewhere
+// the bytes are written and the old modification time is set.
+func (w *Writer) reuse(f ManifestFile, full string, data []byte) (bool, error) {
+	prev, ok := w.old[f.Path]
+	if !ok || prev.Size != f.Size || prev.SHA256 != f.SHA256 {
+		return false, nil
+	}
+	cur := filepath.Join(w.root, filepath.FromSlash(f.Path))
+	info, err := w.fs.Stat(cur)
+	if err != nil || !info.Mode().IsRegular() || info.Size() != f.Size {
+		return false, nil
+	}
+	if _, ok := w.fs.(*afero.OsFs); ok {
+		if err := os.Link(cur, full); err == nil {
+			return true, nil
+		}
+		return false, nil // another file system, no links: write it
+	}
+	if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+		return false, err
+	}
+	if err := w.fs.Chtimes(full, info.ModTime(), info.ModTime()); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Counts returns how many files this run wrote and how many it kept
+// unchanged from the current output (same bytes, not rewritten), the
+// manifest included once Commit ran.
+func (w *Writer) Counts() (written, unchanged int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.written, w.unchanged
 }
 
 // CarryOver copies every file under the folder dir of the current output
@@ -181,9 +274,11 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 	return found, nil
 }
 
-// Previous reads the manifest of the current output, or returns nil when
-// there is none or it cannot be read.
-func (w *Writer) Previous() *Manifest {
+// Previous returns the manifest of the current output as Begin found it,
+// or nil when there is none or it cannot be read.
+func (w *Writer) Previous() *Manifest { return w.prev }
+
+func (w *Writer) readPrevious() *Manifest {
 	f, err := w.fs.Open(filepath.Join(w.root, ManifestName))
 	if err != nil {
 		return nil
@@ -213,8 +308,23 @@ func (w *Writer) Commit(m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	if err := afero.WriteFile(w.fs, filepath.Join(w.staging, ManifestName), data, 0o644); err != nil {
+	full := filepath.Join(w.staging, ManifestName)
+	sum := sha256.Sum256(data)
+	mf := ManifestFile{Path: ManifestName, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	if old, err := afero.ReadFile(w.fs, filepath.Join(w.root, ManifestName)); err == nil && bytes.Equal(old, data) {
+		w.old[ManifestName] = mf // the same manifest: keep the file as it is
+	}
+	reused, err := w.reuse(mf, full, data)
+	if err != nil {
 		return fmt.Errorf("write manifest: %w", err)
+	}
+	if !reused {
+		if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+		w.written++
+	} else {
+		w.unchanged++
 	}
 	if err := w.keepHidden(); err != nil {
 		return err

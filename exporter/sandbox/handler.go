@@ -115,12 +115,17 @@ func (h *Handler) Index() *dataset.Index { return h.ix.Load() }
 func (h *Handler) Edit(fn func(*dataset.Dataset) error) error {
 	h.editMu.Lock() // one edit at a time, so none is lost
 	defer h.editMu.Unlock()
-	raw, err := json.Marshal(h.ix.Load().Dataset())
-	if err != nil {
+	// A deep copy through JSON. HTML escaping stays off: json.Marshal
+	// would rewrite "<" as \u003c inside raw attributes, changing the
+	// bytes (and ETags) of content the edit did not touch.
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(h.ix.Load().Dataset()); err != nil {
 		return fmt.Errorf("edit: copy dataset: %w", err)
 	}
 	var ds dataset.Dataset
-	if err := json.Unmarshal(raw, &ds); err != nil {
+	if err := json.Unmarshal(raw.Bytes(), &ds); err != nil {
 		return fmt.Errorf("edit: copy dataset: %w", err)
 	}
 	if err := fn(&ds); err != nil {

@@ -121,6 +121,19 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	return nil
 }
 
+// Reuse tells the renderer that the pages of t are already in the output,
+// unchanged (an incremental export carried them over): RenderSite then
+// counts them in the sitemap and the landing page's progress as if
+// RenderTree had written them.
+func (r *Renderer) Reuse(t *model.Tree) {
+	if !r.opts.IncludeUnpublished {
+		t = t.PublishedOnly()
+	}
+	var ids []string
+	t.Walk(func(n *model.Node) bool { ids = append(ids, n.ID); return true })
+	r.record(t.Dir(), &treeRecord{outline: OutlineOf(t, true), ids: ids})
+}
+
 // excerpt is the plain text of a node's description.
 func excerpt(n *model.Node) string {
 	raw, ok := n.Attributes["description"]

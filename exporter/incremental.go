@@ -1,0 +1,178 @@
+package exporter
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+)
+
+// Incremental exports. A tree whose ETag did not change (the server
+// answered 304) need not be rendered again when nothing else that shaped
+// its files changed either: the program, the options and theme, and the
+// other trees of its curriculum (pages link to the same node in the other
+// locales and variants). The render key sums up all but the trees; it is
+// kept in manifest.json. When the key matches the previous run's and every
+// tree of a curriculum came back 304 with the ETag the previous manifest
+// lists, the curriculum's files are carried over from the previous output
+// instead of rendered (no PDF is printed again). Files are then unchanged
+// byte for byte, and the output layer keeps them as they are.
+
+// reuse decides which trees are carried over.
+type reuse struct {
+	keys map[string]string                // render key by base curriculum id
+	prev map[string]output.ManifestExport // by export key, when its render key matches
+	// pending holds the bodies of unchanged trees until every tree of
+	// their curriculum is in.
+	spool   string
+	pending map[string]pendingTree
+}
+
+// pendingTree is a tree held back: 304, same ETag, same key.
+type pendingTree struct {
+	result fetch.Result // without Tree and Body, which are spooled
+	file   string
+}
+
+func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest) (*reuse, error) {
+	u := &reuse{keys: map[string]string{}, prev: map[string]output.ManifestExport{}, pending: map[string]pendingTree{}}
+	global, err := globalKey(c)
+	if err != nil {
+		return nil, err
+	}
+	for _, cp := range plan.Curricula {
+		h := sha256.New()
+		h.Write(global)
+		if err := json.NewEncoder(h).Encode(cp); err != nil {
+			return nil, fmt.Errorf("render key: %w", err)
+		}
+		u.keys[cp.Curriculum.ID] = hex.EncodeToString(h.Sum(nil))
+	}
+	if prev != nil {
+		for _, e := range prev.Exports {
+			if e.State == output.StateOK && e.RenderKey != "" && e.RenderKey == u.keys[e.CurriculumID] {
+				u.prev[e.CurriculumID+"\x00"+e.Variant+"\x00"+e.Locale] = e
+			}
+		}
+	}
+	return u, nil
+}
+
+func (u *reuse) close() {
+	if u != nil && u.spool != "" {
+		_ = os.RemoveAll(u.spool)
+	}
+}
+
+// hold keeps r back when its tree may be carried over, and reports
+// whether it did.
+func (u *reuse) hold(r fetch.Result) (bool, error) {
+	e, ok := u.prev[r.Export.Key()]
+	if !ok || !r.NotModified || r.Tree == nil || e.ETag != r.Tree.ETag || e.ETag == "" {
+		return false, nil
+	}
+	if u.spool == "" {
+		dir, err := os.MkdirTemp("", "curex-unchanged-")
+		if err != nil {
+			return false, err
+		}
+		u.spool = dir
+	}
+	file := filepath.Join(u.spool, strconv.Itoa(len(u.pending))+".json")
+	if err := os.WriteFile(file, r.Body, 0o600); err != nil {
+		return false, fmt.Errorf("hold %s: %w", r.Export.Dir(), err)
+	}
+	etag := r.Tree.ETag
+	r.Tree, r.Body = &model.Tree{ETag: etag}, nil
+	u.pending[r.Export.Key()] = pendingTree{result: r, file: file}
+	return true, nil
+}
+
+// unchanged reports, for each curriculum of the plan, whether every one of
+// its exports is held back (and so all can be carried over).
+func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
+	out := map[string]bool{}
+	for _, cp := range plan.Curricula {
+		all := len(cp.Exports) > 0
+		for _, e := range cp.Exports {
+			if _, ok := u.pending[e.Key()]; !ok {
+				all = false
+				break
+			}
+		}
+		out[cp.Curriculum.ID] = all
+	}
+	return out
+}
+
+// load rebuilds the full result of a held-back tree.
+func (u *reuse) load(p pendingTree) (fetch.Result, error) {
+	body, err := os.ReadFile(p.file)
+	if err != nil {
+		return p.result, err
+	}
+	rc, err := api.DecodeResolved(body)
+	if err != nil {
+		return p.result, fmt.Errorf("%s: %w", p.result.Export.Dir(), err)
+	}
+	r := p.result
+	r.Tree, r.Body = fetch.Normalize(r.Export, rc, r.Tree.ETag), body
+	return r, nil
+}
+
+// globalKey sums up what shapes every export besides the trees and their
+// curriculum: program, options, theme.
+func globalKey(c *Config) ([]byte, error) {
+	h := sha256.New()
+	formats := slices.Clone(c.Formats)
+	slices.Sort(formats)
+	date, _ := os.LookupEnv("SOURCE_DATE_EPOCH")
+	opts := struct {
+		Generator, SiteURL, Paper, SourceDate string
+		Formats                               []string
+		IncludeUnpublished                    bool
+	}{c.Generator, c.SiteURL, c.Paper, date, formats, c.Filter.IncludeUnpublished}
+	if err := json.NewEncoder(h).Encode(opts); err != nil {
+		return nil, fmt.Errorf("render key: %w", err)
+	}
+	// The program itself: templates, theme and renderers are built in.
+	if exe, err := os.Executable(); err == nil {
+		if err := hashFile(h, exe); err != nil {
+			return nil, fmt.Errorf("render key: %w", err)
+		}
+	}
+	if c.ThemeDir != "" {
+		err := filepath.WalkDir(c.ThemeDir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			fmt.Fprintf(h, "%s\n", filepath.ToSlash(p))
+			return hashFile(h, p)
+		})
+		if err != nil {
+			return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
+		}
+	}
+	return h.Sum(nil), nil
+}
+
+func hashFile(h io.Writer, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
+}
