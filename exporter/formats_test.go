@@ -50,6 +50,7 @@ func run(t *testing.T, name string, args ...string) string {
 // handbook's contents, and the PDF with poppler (pages, text, a first page
 // that is not blank).
 func TestEveryFormat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("prints PDFs with Chromium")
 	}

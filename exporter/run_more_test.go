@@ -76,9 +76,11 @@ func (c *cancelAfter) TreeDone(fetch.Result, fetch.StatsSnapshot) {
 // TestInterruptedRunKeepsPreviousOutput: Ctrl-C in the middle of a run
 // leaves the previous output byte for byte and no staging folder.
 func TestInterruptedRunKeepsPreviousOutput(t *testing.T) {
+	t.Parallel()
 	_, url := sampleServer(t, sandbox.Options{})
 	out := filepath.Join(t.TempDir(), "out")
-	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{}, Concurrency: 2}
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{}, Concurrency: 2,
+		Formats: []string{"html", "json"}}
 	if _, err := exporter.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -110,10 +112,12 @@ func TestInterruptedRunKeepsPreviousOutput(t *testing.T) {
 // TestMaxRequestsStopsCleanly: a budget smaller than the plan writes what
 // was fetched, keeps the rest at its previous version, and says so.
 func TestMaxRequestsStopsCleanly(t *testing.T) {
+	t.Parallel()
 	_, url := sampleServer(t, sandbox.Options{})
 	out := filepath.Join(t.TempDir(), "out")
 	cache := t.TempDir()
-	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: cache, Limits: ratelimit.Limits{}, Concurrency: 1}
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: cache, Limits: ratelimit.Limits{}, Concurrency: 1,
+		Formats: []string{"json"}}
 	if _, err := exporter.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +156,7 @@ func TestMaxRequestsStopsCleanly(t *testing.T) {
 // TestTokenNeverLogged runs with debug logs and a failing tree and looks
 // for the token everywhere the run writes.
 func TestTokenNeverLogged(t *testing.T) {
+	t.Parallel()
 	faults, _ := sandbox.ParseFaults("500=0.05,cut=0.05")
 	_, url := sampleServer(t, sandbox.Options{Faults: faults, Seed: 5})
 	logs := &lockedBuffer{}
@@ -239,6 +244,7 @@ func changedFiles(t *testing.T, dir string, old time.Time) []string {
 // only the exports of its curriculum are rendered again, only files whose
 // bytes changed are rewritten, and the result equals a full export.
 func TestIncrementalExport(t *testing.T) {
+	t.Parallel()
 	h, url := sampleServer(t, sandbox.Options{})
 	out := filepath.Join(t.TempDir(), "out")
 	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},

@@ -76,6 +76,7 @@ func expected(t *testing.T, ix *dataset.Index, id, locale string) []string {
 // limits on both sides. Every variant × locale is fetched, no 429 is
 // earned, and every bundle matches what the sandbox resolves.
 func TestExportUnderFaultsAndTightLimits(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("real sockets and real time")
 	}
@@ -102,6 +103,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 	cfg := exporter.Config{
 		BaseURL: srv.URL, Token: token, Output: out, CacheDir: t.TempDir(),
 		Limits: limits, Concurrency: 4, Generator: "curex test",
+		Formats: []string{"html", "json"}, // the fetch is under test; TestEveryFormat covers the rest
 	}
 	sum, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
@@ -180,6 +182,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 // TestExportSecondRunIsConditional: a rerun with no upstream change sends
 // only conditional requests and gets 304s.
 func TestExportSecondRunIsConditional(t *testing.T) {
+	t.Parallel()
 	ds, err := dataset.Sample()
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +195,7 @@ func TestExportSecondRunIsConditional(t *testing.T) {
 	defer srv.Close()
 	cfg := exporter.Config{
 		BaseURL: srv.URL, Token: token, Output: filepath.Join(t.TempDir(), "out"), CacheDir: t.TempDir(),
-		Limits: ratelimit.Limits{}, Generator: "curex test",
+		Limits: ratelimit.Limits{}, Generator: "curex test", Formats: []string{"json"},
 	}
 	first, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
@@ -211,6 +214,7 @@ func TestExportSecondRunIsConditional(t *testing.T) {
 }
 
 func TestExportErrors(t *testing.T) {
+	t.Parallel()
 	ds, err := dataset.Sample()
 	if err != nil {
 		t.Fatal(err)
