@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // DiskCache is an on-disk ETag cache: it keeps the last body and ETag of
@@ -259,4 +261,37 @@ func decodeEntry(data []byte) (cacheEntry, error) {
 		return cacheEntry{}, fmt.Errorf("%w: checksum mismatch", errCorruptEntry)
 	}
 	return e, nil
+}
+
+// Verify reads every entry of the cache and checks it as Get would:
+// header, lengths, checksum, and that the file is where its key belongs.
+// It returns the number of good entries and the files that are not
+// (leftover temporary files of an interrupted Put are neither). Verify
+// changes nothing.
+func (c *DiskCache) Verify() (good int, bad []string, err error) {
+	err = filepath.WalkDir(c.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.Contains(d.Name(), ".tmp-") {
+			return nil
+		}
+		data, _, err := readEntryFile(p)
+		if err == nil {
+			var e cacheEntry
+			if e, err = decodeEntry(data); err == nil && c.path(e.Key) != p {
+				err = errCorruptEntry
+			}
+		}
+		if err != nil {
+			bad = append(bad, p)
+			return nil
+		}
+		good++
+		return nil
+	})
+	if err != nil {
+		return good, bad, fmt.Errorf("cache: verify: %w", err)
+	}
+	return good, bad, nil
 }

@@ -318,3 +318,35 @@ func FuzzDecodeEntry(f *testing.F) {
 		}
 	})
 }
+
+func TestDiskCacheVerify(t *testing.T) {
+	c, err := OpenDiskCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"/a", "/b", "/c"} {
+		if err := c.Put(k, `"e"`, []byte("body of "+k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if good, bad, err := c.Verify(); err != nil || good != 3 || len(bad) != 0 {
+		t.Fatalf("Verify = %d, %v, %v; want 3 good entries", good, bad, err)
+	}
+	// Damage one entry and leave a temporary file behind.
+	p := c.path("/b")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p+".tmp-123", []byte("half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good, bad, err := c.Verify()
+	if err != nil || good != 2 || len(bad) != 1 || bad[0] != p {
+		t.Fatalf("Verify = %d, %v, %v; want 2 good and %s bad", good, bad, err, p)
+	}
+}
