@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/afero"
+
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/output"
@@ -325,5 +327,36 @@ func TestIncrementalExport(t *testing.T) {
 		if got[filepath.Join(out, strings.TrimPrefix(p, full.Output))] != b {
 			t.Errorf("%s differs between the incremental and a full export", strings.TrimPrefix(p, full.Output))
 		}
+	}
+}
+
+// TestExportToMemoryFileSystem runs the whole export over afero's memory
+// file system: everything lands there, nothing on disk, and a second run
+// keeps every file.
+func TestExportToMemoryFileSystem(t *testing.T) {
+	t.Parallel()
+	_, url := sampleServer(t, sandbox.Options{})
+	mem := afero.NewMemMapFs()
+	out := filepath.Join(t.TempDir(), "in-memory")
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+		Fs: mem, Formats: []string{"html", "markdown", "json", "handbook"}}
+	first, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"manifest.json", "index.html", "algebra-1/texas/es/handbook.html", "bundles/algebra-1/texas/es/markdown.zip"} {
+		if _, err := mem.Stat(filepath.Join(out, p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the export reached the disk: %v", err)
+	}
+	second, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.FilesWritten != 0 || second.Reused != first.Written {
+		t.Errorf("second run over memory wrote %d files and reused %d of %d exports", second.FilesWritten, second.Reused, first.Written)
 	}
 }
