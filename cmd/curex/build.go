@@ -39,6 +39,7 @@ build names it, writes nothing and exits 1.`,
 		},
 	}
 	f.registerOutput(cmd)
+	registerConfig(cmd)
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", defaultCacheDir(), "the ETag cache an earlier export filled")
 	return cmd
 }

@@ -148,6 +148,7 @@ version, the rest were written.`,
 	}
 	f.api.register(cmd)
 	f.registerOutput(cmd)
+	registerConfig(cmd)
 	cmd.Flags().Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
 	return cmd
 }

@@ -35,6 +35,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 	}
 	f.api.register(cmd)
 	f.sel.register(cmd)
+	registerConfig(cmd)
 	return cmd
 }
 

@@ -51,6 +51,8 @@ needed from anyone.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		// --config fills in the flags the command line left unset.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyConfig(cmd) },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)

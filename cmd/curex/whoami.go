@@ -28,5 +28,6 @@ func newWhoamiCommand(g *globals) *cobra.Command {
 		},
 	}
 	f.register(cmd)
+	registerConfig(cmd)
 	return cmd
 }
