@@ -20,7 +20,7 @@ AXE         := $(TOOLS)/node_modules/axe-core/axe.min.js
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint test validate bench fuzz golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint test validate bench bench-hugo fuzz golden screenshots demo sandbox clean
 
 all: build
 
@@ -77,6 +77,10 @@ validate: build tools
 ## bench: run the benchmarks (figures go to docs/BENCHMARKS.md)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-hugo: render the same synthetic pages with curex and Hugo, side by side (needs Hugo, see docs/BENCHMARKS.md)
+bench-hugo: build
+	.ci/bench-hugo.sh
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s)
 fuzz:

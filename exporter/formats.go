@@ -114,7 +114,7 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		}
 	}
 	if f.c.has("markdown") {
-		e, err := markdown.Write(w, t, markdown.Options{Generator: f.c.Generator})
+		e, err := markdown.Write(w, t, markdown.Options{Generator: f.c.Generator, Hugo: f.c.MarkdownHugo})
 		if err != nil {
 			return err // names the bundle
 		}

@@ -141,8 +141,8 @@ func globalKey(c *Config) ([]byte, error) {
 	opts := struct {
 		Generator, SiteURL, Paper, SourceDate string
 		Formats                               []string
-		IncludeUnpublished                    bool
-	}{c.Generator, c.SiteURL, c.Paper, date, formats, c.Filter.IncludeUnpublished}
+		IncludeUnpublished, MarkdownHugo      bool
+	}{c.Generator, c.SiteURL, c.Paper, date, formats, c.Filter.IncludeUnpublished, c.MarkdownHugo}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}

@@ -56,7 +56,10 @@ type Config struct {
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
 	Paper string
-	Log   *slog.Logger
+	// MarkdownHugo writes Markdown bundles in the Hugo content layout
+	// (_index.md section pages) instead of the code-host layout.
+	MarkdownHugo bool
+	Log          *slog.Logger
 	// Progress receives progress events; nil reports nothing.
 	Progress Progress
 	// Transport is the base HTTP transport (tests pass the sandbox's).

@@ -34,6 +34,7 @@ var settings = map[string]string{
 	"site_url":            "site-url",
 	"theme":               "theme",
 	"paper":               "paper",
+	"markdown_layout":     "markdown-layout",
 	"max_requests":        "max-requests",
 	"progress":            "progress",
 	"log_level":           "log-level",

@@ -124,6 +124,7 @@ type exportFlags struct {
 	theme       string
 	formats     string
 	paper       string
+	mdLayout    string
 	maxRequests int64
 	progress    string
 }
@@ -172,6 +173,13 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return err
 	}
 	c.Concurrency = f.sel.concurrency
+	switch f.mdLayout {
+	case "default":
+	case "hugo":
+		c.MarkdownHugo = true
+	default:
+		return usageErr(fmt.Errorf("--markdown-layout %q: want default or hugo", f.mdLayout))
+	}
 	switch f.progress {
 	case "auto":
 		c.Progress = &exporter.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr)}
@@ -196,6 +204,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
+	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 
 // runError maps an error of exporter.Run or Build to its exit code.

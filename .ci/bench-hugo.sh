@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# bench-hugo.sh: render the same synthetic curriculum with curex (curex build
+# from the cache, HTML only) and with Hugo (the Markdown bundle as content, a
+# minimal layout), on this machine, one after the other, and print pages per
+# second and peak memory of each, and their ratio.
+#
+#   make bench-hugo                 # 5,000 and 20,000 pages
+#   PAGES="2000" .ci/bench-hugo.sh  # other sizes
+#
+# Needs bin/curex (make build), Hugo (HUGO, default $(go env GOPATH)/bin/hugo:
+# go install github.com/gohugoio/hugo@v0.165.0) and GNU time (/usr/bin/time).
+set -euo pipefail
+
+CUREX=${CUREX:-bin/curex}
+HUGO=${HUGO:-$(go env GOPATH)/bin/hugo}
+PAGES=${PAGES:-"5000 20000"}
+WORK=$(mktemp -d /tmp/curex-bench-hugo-XXXXXX)
+trap 'kill "${SANDBOX_PID:-}" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+
+for tool in "$CUREX" "$HUGO" /usr/bin/time; do
+  [ -x "$tool" ] || { echo "bench-hugo: $tool is missing" >&2; exit 2; }
+done
+
+# measure LABEL CMD...: run CMD under GNU time; prints "seconds maxrss_kb".
+measure() {
+  local out=$WORK/time.txt
+  if ! /usr/bin/time -f "%e %M" -o "$out" "$@" >"$WORK/output.txt" 2>&1; then
+    echo "bench-hugo: $* failed:" >&2
+    cat "$WORK/output.txt" >&2
+    exit 1
+  fi
+  cat "$out"
+}
+
+printf '%-8s %-6s %8s %10s %12s %10s\n' pages tool seconds pages/s peak_MB ratio
+for n in $PAGES; do
+  dir=$WORK/$n
+  mkdir -p "$dir"
+  # The sandbox serves one synthetic curriculum of n nodes in one locale.
+  "$CUREX" sandbox --addr 127.0.0.1:0 --rate-limit none \
+    --data "synthetic:curricula=1,variants=0,locales=1,nodes=$n,depth=3,seed=1" >"$dir/sandbox.txt" 2>&1 &
+  SANDBOX_PID=$!
+  for _ in $(seq 100); do grep -q "base URL:" "$dir/sandbox.txt" && break; sleep 0.1; done
+  url=$(sed -n 's/.*base URL: *//p' "$dir/sandbox.txt" | head -1)
+  CURRICULUM_API_TOKEN=synthetic-token "$CUREX" export --base-url "$url" --cache-dir "$dir/cache" \
+    --output "$dir/fetched" --formats json --progress none --rate-limit 100000/1s >/dev/null
+  kill "$SANDBOX_PID"; wait "$SANDBOX_PID" 2>/dev/null || true; SANDBOX_PID=
+
+  # curex: the website from the cache (no request), a cold output folder.
+  read -r cs ck < <(measure "$CUREX" build --cache-dir "$dir/cache" --output "$dir/curex-site" --formats html --progress none)
+  cpages=$(find "$dir/curex-site" -name '*.html' | wc -l)
+
+  # Hugo: the same nodes as Markdown content in the Hugo layout.
+  "$CUREX" build --cache-dir "$dir/cache" --output "$dir/md" --formats markdown --markdown-layout hugo --progress none >/dev/null
+  site=$dir/hugo
+  mkdir -p "$site/content" "$site/layouts/_default"
+  cp -r "$(dirname "$(find "$dir/md/bundles" -name _index.md -path '*/markdown/_index.md' | head -1)")" "$site/content/curriculum"
+  cat >"$site/hugo.toml" <<'TOML'
+baseURL = "https://example.org/"
+title = "Curricula"
+disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
+[markup.goldmark.renderHooks.link]
+  useEmbedded = "fallback"
+[markup.highlight]
+  noClasses = false
+TOML
+  cat >"$site/layouts/_default/baseof.html" <<'HTML'
+<!doctype html><html lang="{{ .Site.Language.Lang }}"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
+<body><nav>{{ with .Parent }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</nav><main>{{ block "main" . }}{{ end }}</main>
+<nav>{{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }} {{ with .NextInSection }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</nav></body></html>
+HTML
+  cat >"$site/layouts/_default/single.html" <<'HTML'
+{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}
+HTML
+  cat >"$site/layouts/_default/list.html" <<'HTML'
+{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}
+HTML
+  read -r hs hk < <(measure "$HUGO" --source "$site" --destination "$dir/hugo-public" --quiet)
+  hpages=$(find "$dir/hugo-public" -name '*.html' | wc -l)
+
+  crate=$(awk -v p="$cpages" -v s="$cs" 'BEGIN{printf "%.0f", p/s}')
+  hrate=$(awk -v p="$hpages" -v s="$hs" 'BEGIN{printf "%.0f", p/s}')
+  printf '%-8s %-6s %8s %10s %12s %10s\n' "$n" curex "$cs" "$crate" "$((ck / 1024))" \
+    "$(awk -v a="$crate" -v b="$hrate" 'BEGIN{printf "%.2fx", a/b}')"
+  printf '%-8s %-6s %8s %10s %12s\n' "$n" hugo "$hs" "$hrate" "$((hk / 1024))"
+  echo "         (curex wrote $cpages HTML files, Hugo $hpages)"
+done
