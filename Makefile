@@ -14,6 +14,8 @@ VNU_VERSION := 26.9.27
 VNU         := $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
 AXE_VERSION := 4.14.1
 AXE         := $(TOOLS)/node_modules/axe-core/axe.min.js
+VERSITYGW   := $(GOBIN)/versitygw
+VERSITYGW_VERSION := v1.8.0
 # Debian packages the tests use (and Java for the Nu checker): validators, headless Chromium (PDF,
 # accessibility), PDF tools, CJK fonts for handbooks, MkDocs for the
 # Markdown bundle check.
@@ -46,10 +48,10 @@ lint: deps
 test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
-	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) $(GO) test -race -count=1 ./...
+	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 ./...
 
-## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker and axe-core (npm, into .tools/)
-tools: $(VNU) $(AXE)
+## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker and axe-core (npm, into .tools/), versitygw (an S3 server, go install)
+tools: $(VNU) $(AXE) $(VERSITYGW)
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
 	if [ -n "$$missing" ]; then \
@@ -61,6 +63,9 @@ tools: $(VNU) $(AXE)
 $(VNU):
 	mkdir -p $(TOOLS)
 	npm install --no-audit --no-fund --prefix $(TOOLS) vnu-jar@$(VNU_VERSION)
+
+$(VERSITYGW):
+	$(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
 $(AXE):
 	mkdir -p $(TOOLS)

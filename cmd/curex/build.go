@@ -30,15 +30,20 @@ build names it, writes nothing and exits 1.`,
 			}
 			c.CacheDir = cacheDir
 			c.Generator = "curex " + version
+			target, err := f.outputTarget(&c)
+			if err != nil {
+				return err
+			}
 			sum, err := exporter.Build(cmd.Context(), c)
 			if err != nil {
 				return runError(err)
 			}
-			printBuildSummary(g, f.output, cacheDir, sum)
-			return nil
+			printBuildSummary(g, c.Output, cacheDir, sum)
+			return f.publishTo(cmd.Context(), g, target, c.Output, sum)
 		},
 	}
 	f.registerOutput(cmd)
+	f.pub.register(cmd, true)
 	registerConfig(cmd)
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", defaultCacheDir(), "the ETag cache an earlier export filled")
 	return cmd

@@ -37,6 +37,9 @@ var settings = map[string]string{
 	"markdown_layout":     "markdown-layout",
 	"max_requests":        "max-requests",
 	"progress":            "progress",
+	"gzip":                "gzip",
+	"allow_mass_delete":   "allow-mass-delete",
+	"publish_concurrency": "publish-concurrency",
 	"log_level":           "log-level",
 	"log_format":          "log-format",
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
 )
 
@@ -125,6 +126,7 @@ type exportFlags struct {
 	formats     string
 	paper       string
 	mdLayout    string
+	pub         publishFlags
 	maxRequests int64
 	progress    string
 }
@@ -149,6 +151,7 @@ version, the rest were written.`,
 	}
 	f.api.register(cmd)
 	f.registerOutput(cmd)
+	f.pub.register(cmd, true)
 	registerConfig(cmd)
 	cmd.Flags().Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
 	return cmd
@@ -198,13 +201,42 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	f.sel.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&f.output, "output", "output", "output folder")
+	fl.StringVar(&f.output, "output", "output", "output folder, or a bucket URL to publish to (s3://bucket/prefix?..., file:///...; see docs/publish.md)")
 	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated: html, markdown, json, handbook, pdf (pdf needs Chromium)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
+}
+
+// outputTarget handles --output URL: the export is written to a local
+// folder under the cache (kept between runs, so the next one renders
+// incrementally) and published from there. It returns the URL, or "" for a
+// plain folder, and checks the URL before anything is fetched.
+func (f *exportFlags) outputTarget(c *exporter.Config) (string, error) {
+	if !publish.IsURL(f.output) {
+		return "", nil
+	}
+	if err := f.pub.check(f.output); err != nil {
+		return "", err
+	}
+	c.Output = publishStagingDir(c.CacheDir, f.output)
+	return f.output, nil
+}
+
+// publishTo publishes the folder a run wrote when --output was a URL. The
+// objects of exports that failed are never deleted: the bucket keeps their
+// previous version even when the local folder could not.
+func (f *exportFlags) publishTo(ctx context.Context, g *globals, target, dir string, sum *exporter.Summary) error {
+	if target == "" {
+		return nil
+	}
+	var keep []string
+	for _, fl := range sum.Failures {
+		keep = append(keep, fl.Export.Dir(), "bundles/"+fl.Export.Dir())
+	}
+	return publishFolder(ctx, g, dir, target, &f.pub, keep...)
 }
 
 // runError maps an error of exporter.Run or Build to its exit code.
@@ -228,11 +260,18 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 		return usageErr(fmt.Errorf("--max-requests %d: want 0 or more", f.maxRequests))
 	}
 	c.MaxRequests = f.maxRequests
+	target, err := f.outputTarget(&c)
+	if err != nil {
+		return err
+	}
 	sum, err := exporter.Run(ctx, c)
 	if err != nil {
 		return runError(err)
 	}
-	printSummary(g, f.output, sum)
+	printSummary(g, c.Output, sum)
+	if err := f.publishTo(ctx, g, target, c.Output, sum); err != nil {
+		return err
+	}
 	if sum.Partial() {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed and kept their previous version", len(sum.Failures), sum.Planned)}
 	}

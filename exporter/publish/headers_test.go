@@ -1,0 +1,46 @@
+package publish
+
+import "testing"
+
+func TestHeadersPerKind(t *testing.T) {
+	tests := []struct {
+		path, contentType, cache string
+		gzip                     bool
+	}{
+		{"assets/site.75fc864a.css", "text/css; charset=utf-8", CacheImmutable, true},
+		{"assets/site.78cb9401.js", "text/javascript; charset=utf-8", CacheImmutable, true},
+		{"assets/fonts/inter.0a1b2c3d.woff2", "font/woff2", CacheImmutable, false},
+		{"assets/site.css", "text/css; charset=utf-8", CacheDefault, true},          // no hash: may change
+		{"assets/site.75FC864A.css", "text/css; charset=utf-8", CacheDefault, true}, // not our hash form
+		{"other/site.75fc864a.css", "text/css; charset=utf-8", CacheDefault, true},  // not under assets/
+		{"index.html", "text/html; charset=utf-8", CacheShort, true},
+		{"404.html", "text/html; charset=utf-8", CacheShort, true},
+		{"algebra-1/base/en/numbers/index.html", "text/html; charset=utf-8", CacheShort, true},
+		{"algebra-1/base/en/handbook.html", "text/html; charset=utf-8", CacheShort, true},
+		{"manifest.json", "application/json", CacheShort, true},
+		{"sitemap.xml", "application/xml; charset=utf-8", CacheShort, true},
+		{"robots.txt", "text/plain; charset=utf-8", CacheShort, true},
+		{"algebra-1/base/en/search.json", "application/json", CacheShort, true},
+		{"algebra-1/base/en/search-index.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"bundles/algebra-1/base/en/tree.json", "application/json", CacheDefault, true},
+		{"bundles/algebra-1/base/en/markdown/numbers.md", "text/markdown; charset=utf-8", CacheDefault, true},
+		{"algebra-1/base/en/handbook.pdf", "application/pdf", CacheDefault, false},
+		{"bundles/algebra-1/base/en/markdown.zip", "application/zip", CacheDefault, false},
+		{"algebra-1/cover.png", "image/png", CacheDefault, false},
+		{"icons/logo.svg", "image/svg+xml", CacheDefault, true},
+		{"data.bin", "application/octet-stream", CacheDefault, false},
+	}
+	for _, tt := range tests {
+		wantEnc := ""
+		if tt.gzip {
+			wantEnc = "gzip"
+		}
+		got := headersFor(tt.path, true)
+		if got.contentType != tt.contentType || got.cacheControl != tt.cache || got.contentEncoding != wantEnc {
+			t.Errorf("%s with gzip: %+v; want %q, %q, %q", tt.path, got, tt.contentType, tt.cache, wantEnc)
+		}
+		if plain := headersFor(tt.path, false); plain.contentEncoding != "" {
+			t.Errorf("%s without gzip: Content-Encoding %q", tt.path, plain.contentEncoding)
+		}
+	}
+}

@@ -1,0 +1,331 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"gocloud.dev/blob"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/curex/curex/exporter/output"
+)
+
+var (
+	// ErrUnsafePath is returned when the folder or its manifest.json holds
+	// a path that could leave the folder or the bucket prefix.
+	ErrUnsafePath = errors.New("unsafe path")
+	// ErrIncomplete is returned when manifest.json lists a file the folder
+	// does not have: publishing it would name objects that do not exist.
+	ErrIncomplete = errors.New("output folder incomplete")
+	// ErrMassDelete is returned (as a *MassDeleteError) when a publish would
+	// delete more objects than the guard allows and
+	// Options.AllowMassDelete is not set.
+	ErrMassDelete = errors.New("mass deletion refused")
+)
+
+// MassDeleteMin is the number of deletions a publish may always make; above
+// it, deleting more than a quarter of the objects under the prefix needs
+// Options.AllowMassDelete.
+const MassDeleteMin = 10
+
+// massDelete reports whether deleting del of the existing objects trips
+// the guard.
+func massDelete(del, existing int) bool {
+	return del > MassDeleteMin && del*4 > existing
+}
+
+// MassDeleteError is the error of a publish refused by the deletion guard.
+// It matches ErrMassDelete with errors.Is.
+type MassDeleteError struct {
+	Target   string // the bucket, as messages show it
+	Delete   int    // objects the publish would delete
+	Existing int    // objects under the prefix
+}
+
+func (e *MassDeleteError) Error() string {
+	return fmt.Sprintf("%s: publishing would delete %s of the %s objects under %s (more than %d and more than a quarter)",
+		ErrMassDelete, count(e.Delete), count(e.Existing), e.Target, MassDeleteMin)
+}
+
+// Is makes errors.Is(err, ErrMassDelete) true.
+func (e *MassDeleteError) Is(target error) bool { return target == ErrMassDelete }
+
+// Reason says why a file is uploaded.
+type Reason string
+
+// Reasons for an upload.
+const (
+	ReasonNew     Reason = "new"     // no object under its key
+	ReasonChanged Reason = "changed" // the object differs
+	ReasonForced  Reason = "forced"  // Options.Force
+)
+
+// Item is one file to upload.
+type Item struct {
+	// Path is the file's path relative to the folder, with forward
+	// slashes; the object's key is the prefix followed by Path.
+	Path string
+	// Key is the object's key in the bucket (prefix included).
+	Key string
+	// Size is the number of bytes stored: compressed when ContentEncoding
+	// is gzip.
+	Size int64
+	// SHA256 is the hex SHA-256 of the file (uncompressed), also stored in
+	// the object's metadata.
+	SHA256 string
+	// ContentType, CacheControl and ContentEncoding are the headers the
+	// object is stored with.
+	ContentType, CacheControl, ContentEncoding string
+	// Reason says why the file is uploaded.
+	Reason Reason
+
+	md5 []byte // of the stored bytes
+}
+
+// Upload phases: each finishes before the next starts.
+const (
+	phaseAssets   = iota // hashed assets, which new pages reference
+	phaseFiles           // everything else
+	phaseManifest        // manifest.json
+)
+
+func (it Item) phase() int {
+	switch {
+	case it.Path == output.ManifestName:
+		return phaseManifest
+	case it.CacheControl == CacheImmutable:
+		return phaseAssets
+	}
+	return phaseFiles
+}
+
+// Plan is what a publish does: uploads (manifest.json last), then
+// deletions. Print shows it.
+type Plan struct {
+	// Target names the bucket and prefix, without query or credentials.
+	Target string
+	// Upload lists the files to upload in the order of the upload
+	// phases: hashed assets, then the other files, then manifest.json;
+	// by path within a phase.
+	Upload []Item
+	// Delete lists the keys of stale objects, sorted.
+	Delete []string
+	// Unchanged counts the files whose objects are up to date.
+	Unchanged int
+	// Existing counts the objects under the prefix before the publish
+	// (those a publish manages: see the package documentation).
+	Existing int
+	// Bytes is the total size of the uploads, as stored.
+	Bytes int64
+	// Checked counts the objects whose attributes were read to decide
+	// (their listing gave no MD5, or one that is not the content's).
+	Checked int
+}
+
+// Print writes the plan for a person: a line of counts, then each upload
+// and deletion, at most limit of each (all when limit <= 0).
+func (p *Plan) Print(w io.Writer, limit int) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "plan for %s: %s to upload (%s), %s to delete, %s unchanged\n",
+		p.Target, count(len(p.Upload)), formatBytes(p.Bytes), count(len(p.Delete)), count(p.Unchanged))
+	for i, it := range p.Upload {
+		if limit > 0 && i == limit {
+			fmt.Fprintf(&b, "  ... and %s more uploads\n", count(len(p.Upload)-limit))
+			break
+		}
+		enc := ""
+		if it.ContentEncoding != "" {
+			enc = ", " + it.ContentEncoding
+		}
+		fmt.Fprintf(&b, "  upload %s (%s, %s%s) %s | %s\n", it.Key, it.Reason, formatBytes(it.Size), enc, it.ContentType, it.CacheControl)
+	}
+	for i, k := range p.Delete {
+		if limit > 0 && i == limit {
+			fmt.Fprintf(&b, "  ... and %s more deletions\n", count(len(p.Delete)-limit))
+			break
+		}
+		fmt.Fprintf(&b, "  delete %s\n", k)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// metaSHA256 is the metadata key holding the uncompressed file's SHA-256.
+const metaSHA256 = "curex-sha256"
+
+// remoteObject is an object under the prefix, as listed.
+type remoteObject struct {
+	size int64
+	md5  []byte
+}
+
+// managed reports whether a key (relative to the prefix) is one a publish
+// may have written, and so one it may delete: a safe output path with no
+// hidden segment.
+// kept reports whether rel lies in one of the folders never to be deleted.
+func kept(rel string, folders []string) bool {
+	for _, f := range folders {
+		if strings.HasPrefix(rel, strings.TrimSuffix(f, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func managed(rel string) bool {
+	return output.CheckPath(rel) == nil && !hiddenSegment(rel)
+}
+
+func hiddenSegment(rel string) bool {
+	for seg := range strings.SplitSeq(rel, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// listRemote lists the managed objects under prefix, keyed by path
+// relative to the prefix.
+func listRemote(ctx context.Context, b *blob.Bucket, prefix, target string) (map[string]remoteObject, error) {
+	objs := map[string]remoteObject{}
+	iter := b.List(&blob.ListOptions{Prefix: prefix})
+	for {
+		obj, err := iter.Next(ctx)
+		if err == io.EOF {
+			return objs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", target, err)
+		}
+		rel, ok := strings.CutPrefix(obj.Key, prefix)
+		if !ok || obj.IsDir || !managed(rel) {
+			continue
+		}
+		objs[rel] = remoteObject{size: obj.Size, md5: obj.MD5}
+	}
+}
+
+// diff builds the plan. Objects whose size matches but whose MD5 is absent
+// or differs are decided by their metadata (one Attributes call each, at
+// most concurrency at once).
+func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile, remote map[string]remoteObject, o Options) (*Plan, error) {
+	p := &Plan{Existing: len(remote)}
+	var (
+		mu        sync.Mutex
+		uploads   []Item
+		unchanged int
+	)
+	add := func(lf localFile, r Reason) {
+		mu.Lock()
+		defer mu.Unlock()
+		uploads = append(uploads, Item{
+			Path: lf.rel, Key: prefix + lf.rel, Size: lf.storedSize, SHA256: lf.sha256,
+			ContentType: lf.h.contentType, CacheControl: lf.h.cacheControl, ContentEncoding: lf.h.contentEncoding,
+			Reason: r, md5: lf.storedMD5,
+		})
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(o.Concurrency)
+	for _, lf := range files {
+		obj, ok := remote[lf.rel]
+		switch {
+		case !ok:
+			add(lf, ReasonNew)
+		case o.Force:
+			add(lf, ReasonForced)
+		case obj.size != lf.storedSize:
+			add(lf, ReasonChanged)
+		case bytes.Equal(obj.md5, lf.storedMD5):
+			unchanged++
+		default:
+			p.Checked++
+			g.Go(func() error {
+				same, err := sameByMetadata(gctx, b, prefix+lf.rel, lf)
+				if err != nil {
+					return err
+				}
+				if !same {
+					add(lf, ReasonChanged)
+					return nil
+				}
+				mu.Lock()
+				unchanged++
+				mu.Unlock()
+				return nil
+			})
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	local := make(map[string]bool, len(files))
+	for _, lf := range files {
+		local[lf.rel] = true
+	}
+	for rel := range remote {
+		if !local[rel] && !kept(rel, o.Keep) {
+			p.Delete = append(p.Delete, prefix+rel)
+		}
+	}
+	slices.Sort(p.Delete)
+	slices.SortFunc(uploads, func(a, b Item) int {
+		if c := a.phase() - b.phase(); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	p.Upload, p.Unchanged = uploads, unchanged
+	for _, it := range uploads {
+		p.Bytes += it.Size
+	}
+	return p, nil
+}
+
+// sameByMetadata reads an object's attributes and reports whether it holds
+// lf as this publish would store it.
+func sameByMetadata(ctx context.Context, b *blob.Bucket, key string, lf localFile) (bool, error) {
+	a, err := b.Attributes(ctx, key)
+	if err != nil {
+		return false, fmt.Errorf("read attributes of %q: %w", key, err)
+	}
+	return a.Size == lf.storedSize && a.Metadata[metaSHA256] == lf.sha256 && a.ContentEncoding == lf.h.contentEncoding, nil
+}
+
+// count formats n with thousands separators: 1,680.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// formatBytes formats a size in decimal units: 512 B, 3.4 kB, 12.0 MB.
+func formatBytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTP"[exp])
+}

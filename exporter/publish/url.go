@@ -1,0 +1,181 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/curex/curex/exporter/output"
+)
+
+var (
+	// ErrBadURL is returned for a bucket URL that cannot be used: malformed,
+	// without a bucket name, with an unsafe prefix, or with a scheme this
+	// build does not support.
+	ErrBadURL = errors.New("bad bucket URL")
+	// ErrUnsupportedScheme is returned (wrapped together with ErrBadURL) for
+	// a URL scheme this build of curex has no driver for.
+	ErrUnsupportedScheme = errors.New("unsupported bucket URL scheme")
+)
+
+// supportedSchemes are the gocloud.dev/blob drivers this build registers
+// (see drivers.go), in the order the documentation lists them.
+var supportedSchemes = []string{"s3", "file", "mem"}
+
+// Schemes returns the bucket URL schemes this build of curex supports.
+func Schemes() []string { return append([]string(nil), supportedSchemes...) }
+
+// IsURL reports whether s names a bucket (scheme://...) rather than a local
+// folder. It does not check that the scheme is supported: CheckURL does.
+func IsURL(s string) bool {
+	scheme, _, ok := strings.Cut(s, "://")
+	if !ok || len(scheme) < 2 { // "C://" is not a scheme anyone uses
+		return false
+	}
+	for i, r := range scheme {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case i > 0 && ('0' <= r && r <= '9' || r == '+' || r == '-' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// CheckURL reports whether rawURL is a bucket URL this build can publish
+// to, without opening it; use it to validate a command line before doing
+// any work. Errors wrap ErrBadURL (and ErrUnsupportedScheme).
+func CheckURL(rawURL string) error {
+	_, err := parseURL(rawURL)
+	return err
+}
+
+// Redact returns rawURL without its query and user information, the way
+// messages show it: s3://bucket/prefix/.
+func Redact(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme == "" {
+		if i := strings.IndexAny(rawURL, "?#"); i >= 0 {
+			return rawURL[:i]
+		}
+		return rawURL
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+}
+
+// target is a parsed bucket URL.
+type target struct {
+	display string // scheme://host/path, no query: safe to print
+	open    string // the URL blob.OpenBucket gets (no prefix)
+	prefix  string // "" or a safe key prefix ending in "/"
+	dir     string // for file://, the folder (absolute)
+}
+
+// parseURL splits a bucket URL into what blob.OpenBucket needs and the key
+// prefix. For s3, gs and azblob URLs the path is the prefix; for file URLs
+// the path is the folder and a prefix may be given as ?prefix=. The query
+// parameter prefix is accepted for every scheme, but not together with a
+// path prefix.
+func parseURL(raw string) (target, error) {
+	display := Redact(raw)
+	u, err := url.Parse(raw)
+	if err != nil || !IsURL(raw) {
+		return target{}, fmt.Errorf("%w %q: want scheme://bucket/prefix, e.g. s3://my-bucket/site/?region=us-east-1", ErrBadURL, display)
+	}
+	t := target{display: display}
+	scheme := strings.ToLower(u.Scheme)
+	if !supported(scheme) {
+		return target{}, fmt.Errorf("%w: %w %q in %s: this build of curex supports %s",
+			ErrBadURL, ErrUnsupportedScheme, scheme, display, schemeList())
+	}
+	if u.User != nil {
+		return target{}, fmt.Errorf("%w %s: credentials do not belong in the URL; they come from the environment", ErrBadURL, display)
+	}
+	if u.Fragment != "" {
+		return target{}, fmt.Errorf("%w %s: unexpected #fragment", ErrBadURL, display)
+	}
+	q := u.Query()
+	if q.Has("key") {
+		return target{}, fmt.Errorf("%w %s: the key parameter is not supported; give a prefix", ErrBadURL, display)
+	}
+	prefix := q.Get("prefix")
+	q.Del("prefix")
+	switch scheme {
+	case "file":
+		dir := u.Path
+		if u.Host == "." {
+			dir = strings.TrimPrefix(dir, "/")
+		} else if u.Host != "" && u.Host != "localhost" {
+			return target{}, fmt.Errorf("%w %s: want file:///absolute/folder or file://./relative/folder", ErrBadURL, display)
+		}
+		if dir == "" {
+			return target{}, fmt.Errorf("%w %s: no folder", ErrBadURL, display)
+		}
+		if t.dir, err = filepath.Abs(filepath.FromSlash(dir)); err != nil {
+			return target{}, fmt.Errorf("%w %s: %w", ErrBadURL, display, err)
+		}
+		if !q.Has("create_dir") {
+			q.Set("create_dir", "true")
+		}
+	case "mem":
+		if p := strings.Trim(u.Path, "/"); p != "" {
+			if prefix != "" {
+				return target{}, fmt.Errorf("%w %s: give the prefix as the path or as ?prefix=, not both", ErrBadURL, display)
+			}
+			prefix = p
+		}
+		u.Path = ""
+	default:
+		if u.Host == "" {
+			return target{}, fmt.Errorf("%w %s: no bucket name", ErrBadURL, display)
+		}
+		if p := strings.Trim(u.Path, "/"); p != "" {
+			if prefix != "" {
+				return target{}, fmt.Errorf("%w %s: give the prefix as the path or as ?prefix=, not both", ErrBadURL, display)
+			}
+			prefix = p
+		}
+		u.Path = ""
+	}
+	if prefix = strings.Trim(prefix, "/"); prefix != "" {
+		if err := output.CheckPath(prefix); err != nil || hiddenSegment(prefix) {
+			return target{}, fmt.Errorf("%w %s: unsafe prefix %q", ErrBadURL, display, prefix)
+		}
+		t.prefix = prefix + "/"
+	}
+	u.RawQuery = q.Encode()
+	u.RawPath = ""
+	t.open = u.String()
+	return t, nil
+}
+
+func supported(scheme string) bool {
+	for _, s := range supportedSchemes {
+		if s == scheme {
+			return true
+		}
+	}
+	return false
+}
+
+func schemeList() string {
+	parts := make([]string, len(supportedSchemes))
+	for i, s := range supportedSchemes {
+		parts[i] = s + "://"
+	}
+	return strings.Join(parts, ", ") + " (gs:// and azblob:// need a build with their drivers)"
+}
+
+// overlaps reports whether folders a and b are the same or one holds the
+// other.
+func overlaps(a, b string) bool {
+	within := func(x, y string) bool {
+		rel, err := filepath.Rel(y, x)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(os.PathSeparator))
+	}
+	return within(a, b) || within(b, a)
+}
