@@ -144,6 +144,11 @@ type TreeItem struct {
 	// More is set when the node has children that are not listed here.
 	More     bool
 	Children []*TreeItem
+	// HTML, when set, is this item already rendered by the tree-item
+	// block (an item off the path to the page's node looks the same on
+	// every page, so it is rendered once per tree); Children may then be
+	// left out. A theme that redefines "tree" should print it.
+	HTML template.HTML
 	// TogglePre and TogglePost surround the title in the accessible name
 	// of the button that shows or hides Children ("Sections of " and ""),
 	// set when there are Children; the title sits in a <bdi> between them.

@@ -1,9 +1,14 @@
 package html
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"html/template"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
@@ -43,6 +48,9 @@ type treeCtx struct {
 	fullSide  bool
 	primary   *Locale
 	bundleRel string
+	// items holds sidebar items off the current path, rendered once (by
+	// link and "more" mark): they look the same on every node page.
+	itemCache map[string]template.HTML
 }
 
 // RenderTree writes one tree: its contents page (<c>/<v>/<l>/index.html),
@@ -61,7 +69,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	}
 	own := OutlineOf(t, true)
 	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
-		byID: map[string]*flatNode{}, excerpts: map[string]string{}, rtl: localeRTL(l)}
+		byID: map[string]*flatNode{}, excerpts: map[string]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
 	x.toc = x.dir + "/index.html"
 	x.primary = localeByCode(c, c.PrimaryLocale)
 	if site.JSONBundles {
@@ -105,10 +113,26 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	if err := x.renderTOC(w); err != nil {
 		return err
 	}
-	for _, f := range x.flat {
-		if err := x.renderNode(w, f); err != nil {
-			return err
-		}
+	// Node pages are independent: render them on every processor. Each
+	// worker keeps its own cache of sidebar items.
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(x.flat)/8))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wx := *x
+		wx.itemCache = map[string]template.HTML{}
+		wg.Go(func() {
+			for i := k; i < len(x.flat); i += workers {
+				if err := wx.renderNode(w, x.flat[i]); err != nil {
+					errs[k] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	if err := x.writeSearch(w); err != nil {
 		return err
@@ -271,14 +295,35 @@ func typeDisplay(n *model.Node) string {
 func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all bool, current string) []*TreeItem {
 	out := make([]*TreeItem, 0, len(ns))
 	for _, n := range ns {
-		it := &TreeItem{Title: n.Title, Href: p.Href(n.Path), Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
-			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current}
-		if len(n.Children) > 0 {
-			if all || open[n.ID] {
-				it.Children = x.items(p, n.Children, open, all, current)
-				it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
-			} else {
-				it.More = true
+		href := p.Href(n.Path)
+		more := len(n.Children) > 0 && !all && !open[n.ID]
+		// An item off the path to the page's node renders the same on
+		// every node page (they all sit at the same depth): once per tree.
+		key := ""
+		if p.Kind == "node" && !open[n.ID] && n.ID != current {
+			key = href
+			if more {
+				key += "\x00more"
+			}
+			if h, ok := x.itemCache[key]; ok {
+				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, HTML: h})
+				continue
+			}
+		}
+		it := &TreeItem{Title: n.Title, Href: href, Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
+			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more}
+		if len(n.Children) > 0 && !more {
+			it.Children = x.items(p, n.Children, open, all, current)
+			it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
+		}
+		if key != "" {
+			var buf bytes.Buffer
+			// On an error the item is left to the page's template, which
+			// reports it.
+			if err := x.r.pages["node"].ExecuteTemplate(&buf, "tree-item", it); err == nil {
+				h := template.HTML(buf.String()) // output of html/template
+				x.itemCache[key] = h
+				it.HTML = h
 			}
 		}
 		out = append(out, it)
