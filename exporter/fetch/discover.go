@@ -112,7 +112,13 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 	// The first contact fails fast on what retrying cannot fix: nothing
 	// listening, or something that is not the API answering.
 	first := retry
-	first.MaxAttempts = min(max(first.MaxAttempts, 1), 3)
+	// Up to 3 attempts. MaxAttempts 0 means the default (6), not 1: a
+	// single 5xx or cut answer to /me must not fail the whole run.
+	attempts := first.MaxAttempts
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
+	}
+	first.MaxAttempts = min(attempts, 3)
 	first.AttemptTimeout = 20 * time.Second
 	first.Retryable = func(err error) bool {
 		var de *api.DecodeError
