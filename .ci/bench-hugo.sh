@@ -64,9 +64,17 @@ disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
 [markup.highlight]
   noClasses = false
 TOML
+  # A layout of the same weight as curex's pages: breadcrumbs, a sidebar
+  # with the top-level sections, the siblings and the children of the page,
+  # previous/next, and the content.
   cat >"$site/layouts/_default/baseof.html" <<'HTML'
-<!doctype html><html lang="{{ .Site.Language.Lang }}"><head><meta charset="utf-8"><title>{{ .Title }}</title></head>
-<body><nav>{{ with .Parent }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</nav><main>{{ block "main" . }}{{ end }}</main>
+<!doctype html><html lang="{{ .Site.Language.Lang }}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{ .Title }} · {{ .Site.Title }}</title></head>
+<body><header><a href="{{ .Site.Home.RelPermalink }}">{{ .Site.Title }}</a></header>
+<nav aria-label="Breadcrumbs"><ol>{{ range .Ancestors.Reverse }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}<li>{{ .Title }}</li></ol></nav>
+<nav class="sidebar"><ul>{{ $cur := . }}{{ range (site.GetPage "/curriculum").Pages }}<li><a href="{{ .RelPermalink }}"{{ if eq . $cur }} aria-current="page"{{ end }}>{{ .Title }}</a></li>{{ end }}</ul>
+{{ with .Parent }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}"{{ if eq . $cur }} aria-current="page"{{ end }}>{{ .Title }}</a></li>{{ end }}</ul>{{ end }}
+<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul></nav>
+<main>{{ block "main" . }}{{ end }}</main>
 <nav>{{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }} {{ with .NextInSection }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</nav></body></html>
 HTML
   cat >"$site/layouts/_default/single.html" <<'HTML'

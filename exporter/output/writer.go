@@ -33,6 +33,7 @@ type Writer struct {
 
 	prev *Manifest               // the current output's manifest, or nil
 	old  map[string]ManifestFile // its files by path
+	dirs sync.Map                // folders made in the staging folder
 
 	mu        sync.Mutex
 	files     map[string]ManifestFile
@@ -174,7 +175,7 @@ func (w *Writer) Write(rel string, data []byte) error {
 		return fmt.Errorf("write %s: the manifest is written by Commit", rel)
 	}
 	full := filepath.Join(w.staging, filepath.FromSlash(rel))
-	if err := w.fs.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+	if err := w.mkdir(filepath.Dir(full)); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	sum := sha256.Sum256(data)
@@ -196,6 +197,22 @@ func (w *Writer) Write(rel string, data []byte) error {
 		w.written++
 	}
 	w.mu.Unlock()
+	return nil
+}
+
+// mkdir makes dir and its parents in the staging folder, remembering the
+// folders made: a site has a folder per page, and asking the file system
+// again for each file would double the system calls of a run.
+func (w *Writer) mkdir(dir string) error {
+	if _, ok := w.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := w.fs.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := w.fs.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	w.dirs.Store(dir, true)
 	return nil
 }
 
