@@ -8,6 +8,8 @@ GOBIN       := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME    ?= 20s
+# FUZZTIME_TEST: how long make test runs each fuzz target (make fuzz runs FUZZTIME).
+FUZZTIME_TEST ?= 1s
 GO_DIRS     := cmd exporter templates themes
 TOOLS       := .tools
 VNU_VERSION := 26.9.27
@@ -44,11 +46,12 @@ lint: deps
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-## test: install what is needed, lint, run the whole suite with the race detector, validate the sample site
+## test: install what is needed, lint, validate the sample site, run the whole suite with the race detector, then every fuzz target briefly
 test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
 	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 ./...
+	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
 
 ## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker and axe-core (npm, into .tools/), versitygw (an S3 server, go install)
 tools: $(VNU) $(AXE) $(VERSITYGW)
