@@ -278,17 +278,48 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 		if err != nil {
 			return err
 		}
+		found = true
+		if ok, err := w.carryLinked(filepath.ToSlash(rel), info); ok || err != nil {
+			return err
+		}
 		data, err := afero.ReadFile(w.fs, p)
 		if err != nil {
 			return err
 		}
-		found = true
 		return w.Write(filepath.ToSlash(rel), data)
 	})
 	if err != nil {
 		return found, fmt.Errorf("carry over %s: %w", dir, err)
 	}
 	return found, nil
+}
+
+// carryLinked carries the file rel over without reading it: when the
+// previous manifest lists it with the size it has on disk, a hard link in
+// the staging folder keeps it, and the manifest's size and SHA-256 stay.
+// It reports false when that cannot be done (the caller then copies). The
+// output folder is curex's: a file edited there by hand at the same size
+// would be carried over with the manifest's old checksum.
+func (w *Writer) carryLinked(rel string, info fs.FileInfo) (bool, error) {
+	if _, ok := w.fs.(*afero.OsFs); !ok || CheckPath(rel) != nil || rel == ManifestName {
+		return false, nil
+	}
+	prev, ok := w.old[rel]
+	if !ok || prev.Size != info.Size() || !info.Mode().IsRegular() {
+		return false, nil
+	}
+	full := filepath.Join(w.staging, filepath.FromSlash(rel))
+	if err := w.mkdir(filepath.Dir(full)); err != nil {
+		return false, fmt.Errorf("carry over %s: %w", rel, err)
+	}
+	if err := os.Link(filepath.Join(w.root, filepath.FromSlash(rel)), full); err != nil {
+		return false, nil
+	}
+	w.mu.Lock()
+	w.files[rel] = prev
+	w.unchanged++
+	w.mu.Unlock()
+	return true, nil
 }
 
 // Previous returns the manifest of the current output as Begin found it,
