@@ -390,6 +390,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		fl.Kept = kept
 		entries[fl.Export.Key()] = failedEntry(prev, fl.Export, kept, fl.Err)
 	}
+	// Curricula the token could not read (403) keep their previous files.
+	if err := keepUnreadable(w, plan, prev, sum, entries, &exports); err != nil {
+		return nil, err
+	}
 	if err := formats.wait(); err != nil {
 		return nil, err
 	}

@@ -15,13 +15,16 @@ func buildSite(c *Config, plan *fetch.Plan, exported map[string]bool) *html.Site
 		Handbooks: c.has("handbook"), PDFs: c.has("pdf"),
 	}
 	for _, cp := range plan.Curricula {
+		// Names are shown as one-line texts (fetch.PlainText: no control
+		// characters, no bidi control left open); manifest.json keeps them
+		// exactly as the API gives them.
 		hc := &html.Curriculum{
-			ID: cp.Curriculum.ID, Name: cp.Curriculum.Name, Description: cp.Curriculum.Description,
+			ID: cp.Curriculum.ID, Name: fetch.PlainText(cp.Curriculum.Name), Description: cp.Curriculum.Description,
 			Slug: cp.Slug, PrimaryLocale: cp.PrimaryLocale, Exported: map[string]bool{},
 		}
 		for _, l := range cp.Locales {
 			hc.Locales = append(hc.Locales, html.Locale{
-				Code: l.Code, Name: l.Name, Slug: fetch.LocaleSlug(l.Code),
+				Code: l.Code, Name: fetch.PlainText(l.Name), Slug: fetch.LocaleSlug(l.Code),
 				IsPrimary: l.IsPrimary || l.Code == cp.PrimaryLocale, RTL: html.RTL(l.Code),
 				TranslationProgress: l.TranslationProgress, PublishedProgress: l.PublishedProgress,
 			})
@@ -39,7 +42,7 @@ func buildSite(c *Config, plan *fetch.Plan, exported map[string]bool) *html.Site
 				continue // not exported: no pages to switch to
 			}
 			hc.Variants = append(hc.Variants, html.Variant{
-				Name: v.Name, ID: v.ID, Slug: s, ParentSlug: slugs[v.ParentID], Depth: v.Depth,
+				Name: fetch.PlainText(v.Name), ID: v.ID, Slug: s, ParentSlug: slugs[v.ParentID], Depth: v.Depth,
 			})
 		}
 		for _, e := range cp.Exports {

@@ -458,9 +458,25 @@ type bodyDecoder interface {
 	decodeBody(body []byte) error
 }
 
+// MaxNesting is how deeply a response's JSON may nest (objects and arrays):
+// the limit of encoding/json. A resolved tree nests two levels per tree
+// level, so this bounds trees at about 5,000 levels.
+const MaxNesting = 10000
+
+// ErrTooDeep is wrapped by the *DecodeError of a body that nests deeper
+// than MaxNesting. Asking again returns the same body, so Retryable is
+// false for it.
+var ErrTooDeep = errors.New("the JSON nests too deeply")
+
 // decodeInto checks that body is JSON and decodes it into v (nil: only the
 // check).
 func decodeInto(body []byte, v any) error {
+	// Checked first and said plainly: encoding/json would only report
+	// "exceeded max depth", and the error would pass for a damaged body
+	// worth asking again.
+	if nestsDeeper(body, MaxNesting) {
+		return fmt.Errorf("%w: more than %d levels (a tree that deep is broken)", ErrTooDeep, MaxNesting)
+	}
 	if !json.Valid(body) {
 		// Unmarshal reports where the body stops being JSON.
 		if err := json.Unmarshal(body, &struct{}{}); err != nil {
@@ -476,6 +492,35 @@ func decodeInto(body []byte, v any) error {
 	default:
 		return json.Unmarshal(body, v)
 	}
+}
+
+// nestsDeeper reports whether the JSON text in body nests more than limit
+// objects and arrays deep. Brackets inside strings do not count; a body
+// that is not JSON gets an answer that json.Valid then makes irrelevant.
+func nestsDeeper(body []byte, limit int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range body {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 // redacted replaces the token wherever a server echoes it.

@@ -335,8 +335,8 @@ func (e *transportError) Unwrap() error { return e.err }
 // 5xx *Error, a *DecodeError of a 2xx body (a proxy page or cut JSON), or a
 // transport failure (a lost connection, a refused connection, a body cut
 // short, a timeout). It is false for nil, for other 4xx errors, for a body
-// over the size limit, and when the caller's context was canceled or ran
-// out.
+// over the size limit or nested deeper than MaxNesting, and when the
+// caller's context was canceled or ran out.
 func Retryable(err error) bool {
 	if err == nil {
 		return false
@@ -354,7 +354,7 @@ func Retryable(err error) bool {
 	}
 	var de *DecodeError
 	if errors.As(err, &de) {
-		return true
+		return !errors.Is(err, ErrTooDeep) // the same body again
 	}
 	return transient(err)
 }

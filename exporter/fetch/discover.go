@@ -64,11 +64,24 @@ type Skip struct {
 	Reason string
 }
 
+// Unreadable is a listed base curriculum the token may not read: its
+// variants or locales were answered 403. The plan leaves it out; a run
+// keeps its previous output and reports it as failed.
+type Unreadable struct {
+	Curriculum api.Curriculum
+	// Slug is the curriculum's folder, as if it were planned.
+	Slug string
+	// Err is the 403, naming the request.
+	Err error
+}
+
 // Plan is the result of discovery: who we are, what exists, what to fetch.
 type Plan struct {
 	User      *api.User
 	Curricula []CurriculumPlan
 	Skipped   []Skip
+	// Unreadable are the listed curricula the token may not read.
+	Unreadable []Unreadable
 	// DiscoveryRequests is the number of successful discovery requests.
 	DiscoveryRequests int
 }
@@ -187,6 +200,11 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 	slugs := slug.Assign(items(bases))
 	p.Curricula = make([]CurriculumPlan, len(bases))
 	var mu sync.Mutex
+	// A 403 for one curriculum (the token lost access to it after the
+	// listing, or never had it) leaves that curriculum out instead of
+	// failing the run: the others are exported, it keeps its previous
+	// output, and the run is partial.
+	forbidden := map[string]error{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(DiscoveryConcurrency)
 	for i, b := range bases {
@@ -209,7 +227,16 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 					return err
 				})
 				if err != nil {
-					return fmt.Errorf("%s of %s: %w", what, b.ID, err)
+					err = fmt.Errorf("%s of %s: %w", what, b.ID, err)
+					if !errors.Is(err, api.ErrForbidden) {
+						return err
+					}
+					mu.Lock()
+					if forbidden[b.ID] == nil {
+						forbidden[b.ID] = err
+					}
+					mu.Unlock()
+					return nil
 				}
 				mu.Lock()
 				p.DiscoveryRequests++
@@ -220,6 +247,17 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	if len(forbidden) > 0 {
+		readable := p.Curricula[:0]
+		for _, cp := range p.Curricula {
+			if err := forbidden[cp.Curriculum.ID]; err != nil {
+				p.Unreadable = append(p.Unreadable, Unreadable{Curriculum: cp.Curriculum, Slug: cp.Slug, Err: err})
+				continue
+			}
+			readable = append(readable, cp)
+		}
+		p.Curricula = readable
 	}
 	if err := p.selectExports(f); err != nil {
 		return nil, err

@@ -76,6 +76,9 @@ func (f *Fetcher) one(ctx context.Context, e model.Export) Result {
 		if err != nil {
 			return err
 		}
+		if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
+			return &TreeTooDeepError{Levels: d} // not retried: the same tree again
+		}
 		r.Tree = Normalize(e, rc, resp.ETag)
 		r.Body, r.NotModified = resp.Body, resp.NotModified
 		return nil
@@ -98,4 +101,44 @@ func describe(e model.Export) string {
 		v = "(base)"
 	}
 	return fmt.Sprintf("%s × %s", v, e.Locale)
+}
+
+// MaxTreeDepth is the deepest tree, in levels (roots are level 1), a run
+// exports. Real curricula nest a handful of levels. Every page of the
+// website repeats its ancestors (breadcrumbs, the open sidebar), so the
+// site of a tree grows with the square of its depth: a chain 1,000 levels
+// deep is already a quarter of a gigabyte of HTML, and one from a broken
+// or hostile upstream could fill the disk.
+const MaxTreeDepth = 100
+
+// TreeTooDeepError is the error of a tree nested deeper than MaxTreeDepth.
+type TreeTooDeepError struct {
+	// Levels is how deep the tree nests.
+	Levels int
+}
+
+// Error says how deep the tree is and what the limit is.
+func (e *TreeTooDeepError) Error() string {
+	return fmt.Sprintf("the tree nests %d levels deep, more than the %d curex exports (a broken or hostile answer?)", e.Levels, MaxTreeDepth)
+}
+
+// treeDepth returns how many levels ns nests, without recursion.
+func treeDepth(ns []api.ResolvedNode) int {
+	type level struct {
+		ns    []api.ResolvedNode
+		depth int
+	}
+	deepest := 0
+	stack := []level{{ns, 1}}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for i := range l.ns {
+			deepest = max(deepest, l.depth)
+			if len(l.ns[i].Children) > 0 {
+				stack = append(stack, level{l.ns[i].Children, l.depth + 1})
+			}
+		}
+	}
+	return deepest
 }

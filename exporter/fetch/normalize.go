@@ -10,7 +10,10 @@ import (
 
 // Normalize turns a resolved curriculum from the API into the model tree of
 // export e, giving every node its page path under e.Dir(). Node ids that
-// repeat within the tree (a broken upstream) get distinct paths.
+// repeat within the tree (a broken upstream) get distinct paths. The
+// one-line texts every format shows (titles, type names and labels, the
+// source curriculum) pass through PlainText; ids and attributes are kept
+// exactly as received.
 func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.Tree {
 	t := &model.Tree{
 		Export:       e,
@@ -36,10 +39,10 @@ func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.T
 			s := &f.src[i]
 			n := &model.Node{
 				ID:             s.ID,
-				Title:          s.Title,
-				NodeType:       model.NodeType{Name: s.NodeType.Name, DisplayName: s.NodeType.DisplayName, Icon: s.NodeType.Icon},
-				OrdinalLabel:   s.OrdinalLabel,
-				TypeDisplay:    s.TypeDisplay,
+				Title:          PlainText(s.Title),
+				NodeType:       model.NodeType{Name: s.NodeType.Name, DisplayName: PlainText(s.NodeType.DisplayName), Icon: s.NodeType.Icon},
+				OrdinalLabel:   PlainText(s.OrdinalLabel),
+				TypeDisplay:    PlainText(s.TypeDisplay),
 				WorkflowStatus: s.WorkflowStatus,
 				Position:       s.Position,
 				Depth:          f.depth,
@@ -47,6 +50,7 @@ func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.T
 				Inheritance:    model.Inheritance(s.Inheritance),
 				Translation:    model.Translation(s.Translation),
 			}
+			n.Inheritance.SourceCurriculum = PlainText(n.Inheritance.SourceCurriculum)
 			if n.NodeType.DisplayName == "" {
 				n.NodeType.DisplayName = n.NodeType.Name
 			}
