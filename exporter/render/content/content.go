@@ -84,7 +84,7 @@ var docPrefixAttr = []byte("curex-id-prefix")
 // markdown renders src into buf. shift moves every heading down by that many
 // levels (capped at h6). inline renders a single paragraph without its <p>.
 func (r *Renderer) markdown(buf *bytes.Buffer, src, idPrefix string, shift int, inline bool) (err error) {
-	src = strings.ToValidUTF8(src, "\uFFFD")
+	src = clean(src)
 	start := buf.Len()
 	defer func() {
 		// goldmark is not ours: should it panic on some input, show the
@@ -276,8 +276,28 @@ func (nopPreWrapper) End(bool) string           { return "" }
 // escape returns s escaped for HTML text and attribute values, with
 // invalid UTF-8 replaced.
 func escape(s string) string {
+	return template.HTMLEscapeString(clean(s))
+}
+
+// clean makes text from the API fit for HTML: invalid UTF-8, and control
+// characters HTML forbids (C0 but tab, line feed and carriage return; DEL;
+// C1, which also hides terminal escape sequences), become U+FFFD, so what
+// was there stays visible without breaking the page.
+func clean(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return template.HTMLEscapeString(s)
+	if strings.IndexFunc(s, forbidden) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if forbidden(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+func forbidden(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r <= 0x9f
 }

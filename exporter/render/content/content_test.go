@@ -660,3 +660,22 @@ func TestRecoverGoldmarkPanic(t *testing.T) {
 		t.Errorf("got %q, want %q", buf.String(), want)
 	}
 }
+
+func TestControlCharactersBecomeVisible(t *testing.T) {
+	r := New()
+	for _, src := range []string{"red \x1b[31malert\x1b[0m", "bell\x07 del\x7f c1\u0085 nul\x00"} {
+		got, err := r.Markdown(src, "t-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.IndexFunc(string(got), forbidden) >= 0 || strings.ContainsRune(string(got), 0) {
+			t.Errorf("Markdown(%q) = %q keeps a control character", src, got)
+		}
+		if !strings.Contains(string(got), "\uFFFD") {
+			t.Errorf("Markdown(%q) = %q hides what was replaced", src, got)
+		}
+	}
+	if got := escape("a\x1bb\tc\n"); got != "a\uFFFDb\tc\n" {
+		t.Errorf("escape = %q", got)
+	}
+}
