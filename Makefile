@@ -24,7 +24,7 @@ VERSITYGW_VERSION := v1.8.0
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint test validate bench bench-hugo fuzz golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint test validate bench bench-hugo soak fuzz golden screenshots demo sandbox clean
 
 all: build
 
@@ -89,6 +89,12 @@ bench:
 ## bench-hugo: render the same synthetic pages with curex and Hugo, side by side (needs Hugo, see docs/BENCHMARKS.md)
 bench-hugo: build
 	.ci/bench-hugo.sh
+
+## soak: the long runs: 200 killed exports from a random seed, the fault matrix and incremental runs 20 times with the race detector
+soak:
+	CUREX_KILL_RUNS=$${CUREX_KILL_RUNS:-200} CUREX_KILL_SEED=$${CUREX_KILL_SEED:-$$(date +%s)} \
+	  $(GO) test ./cmd/curex/ -run '^TestKilledExportsNeverMixOutputs$$' -count=1 -v -timeout 2h
+	$(GO) test -race ./exporter/ -run 'TestFaultMatrix|TestIncrementalExport|TestHostileContent' -count=20 -timeout 3h
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s)
 fuzz:

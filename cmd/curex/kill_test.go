@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,9 +125,18 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 	span := time.Since(start)
 	consistent(t, out)
 
-	rng := rand.New(rand.NewPCG(1, 2))
+	// make soak runs more of them, from another seed each time.
+	runs, seed := 12, uint64(1)
+	if v, err := strconv.Atoi(os.Getenv("CUREX_KILL_RUNS")); err == nil && v > 0 {
+		runs = v
+	}
+	if v, err := strconv.ParseUint(os.Getenv("CUREX_KILL_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	t.Logf("%d runs, seed %d (CUREX_KILL_RUNS, CUREX_KILL_SEED)", runs, seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
 	killed := 0
-	for i := range 12 {
+	for i := range runs {
 		// Change every tree upstream, so a mix would show.
 		if err := h.Edit(func(d *dataset.Dataset) error {
 			for j := range d.Curricula {
@@ -170,5 +180,5 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("staging folders left beside the output: %v", entries)
 	}
-	t.Logf("%d of 12 runs killed at random points within %s", killed, span.Round(time.Millisecond))
+	t.Logf("%d of %d runs killed at random points within %s", killed, runs, span.Round(time.Millisecond))
 }
