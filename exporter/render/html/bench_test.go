@@ -1,12 +1,11 @@
 package html
 
 import (
-	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/curex/curex/exporter/internal/testtrees"
 
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -18,34 +17,6 @@ func (w *countWriter) Write(_ string, data []byte) error {
 	w.files.Add(1)
 	w.bytes.Add(int64(len(data)))
 	return nil
-}
-
-// peakHeap samples the bytes of live and not yet swept heap objects until
-// stopped, and returns the largest value seen: the peak memory of what runs
-// meanwhile, to within the sampling period.
-func peakHeap() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	runtime.GC()
-	var peak atomic.Uint64
-	peak.Store(read())
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-				if v := read(); v > peak.Load() {
-					peak.Store(v)
-				}
-			}
-		}
-	}()
-	return func() uint64 { close(quit); <-done; return peak.Load() }
 }
 
 // BenchmarkRenderTree renders one synthetic tree (a translated locale of a
@@ -65,7 +36,7 @@ func BenchmarkRenderTree(b *testing.B) {
 			}
 			w := &countWriter{}
 			b.ReportAllocs()
-			stop := peakHeap()
+			heap := testtrees.MeasureHeap()
 			b.ResetTimer()
 			for b.Loop() {
 				if err := r.RenderTree(w, f.site, tree, f.outlines); err != nil {
@@ -73,7 +44,7 @@ func BenchmarkRenderTree(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+			heap.Report(b)
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
 			b.ReportMetric(float64(w.bytes.Load())/float64(int64(n)*int64(b.N)), "bytes/node")
 		})

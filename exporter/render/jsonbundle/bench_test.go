@@ -3,6 +3,8 @@ package jsonbundle
 import (
 	"strconv"
 	"testing"
+
+	"github.com/curex/curex/exporter/internal/testtrees"
 )
 
 // BenchmarkEncode encodes synthetic trees of 1k, 10k and 100k nodes shaped
@@ -16,16 +18,21 @@ func BenchmarkEncode(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.SetBytes(int64(len(out)))
+			size := len(out)
+			b.SetBytes(int64(size))
 			b.ReportAllocs()
+			out = nil
+			heap := testtrees.MeasureHeap()
 			b.ResetTimer()
 			for b.Loop() {
 				if _, err := Encode(tr); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
+			heap.Report(b)
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
-			b.ReportMetric(float64(len(out))/float64(n), "bytes/node")
+			b.ReportMetric(float64(size)/float64(n), "bytes/node")
 		})
 	}
 }

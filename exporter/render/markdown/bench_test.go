@@ -18,10 +18,10 @@ func (w *countWriter) Write(_ string, data []byte) error {
 }
 
 // BenchmarkWrite writes the Markdown bundle and its zip of synthetic
-// curricula of 10k and 100k nodes, fetched once through the sandbox, and
-// reports nodes/s and output bytes per node.
+// curricula of 1k, 10k and 100k nodes, fetched once through the sandbox,
+// and reports nodes/s, output bytes per node and the heap (input, peak).
 func BenchmarkWrite(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
+	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run("nodes="+strconv.Itoa(n), func(b *testing.B) {
 			set := testtrees.Synthetic(b, "curricula=1,variants=0,locales=1,depth=4,nodes="+strconv.Itoa(n))
 			tr := set.Trees[0].PublishedOnly()
@@ -33,12 +33,15 @@ func BenchmarkWrite(b *testing.B) {
 			perRun := w.bytes.Load()
 			b.SetBytes(perRun)
 			b.ReportAllocs()
+			heap := testtrees.MeasureHeap()
 			b.ResetTimer()
 			for b.Loop() {
 				if _, err := Write(&countWriter{}, tr, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
+			heap.Report(b)
 			b.ReportMetric(float64(count)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
 			b.ReportMetric(float64(perRun)/float64(count), "bytes/node")
 		})
