@@ -282,8 +282,8 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	st := s.Stats
 	fmt.Fprintf(g.stdout, "exported %d of %d trees to %s in %s (%d rendered, %d unchanged and carried over)\n",
 		s.Written+s.Reused, s.Planned, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused)
-	fmt.Fprintf(g.stdout, "requests %d: %d ok, %d not modified, %d rate limited, %d server errors, %d transport errors, %d retries\n",
-		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.Retries)
+	fmt.Fprintf(g.stdout, "requests %d: %d ok, %d not modified, %d rate limited, %d server errors, %d transport errors, %d cut short, %d retries\n",
+		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.CutShort, st.Retries)
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)

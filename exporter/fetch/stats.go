@@ -29,6 +29,10 @@ type Stats struct {
 	// TransportErrors counts attempts that got no answer: a lost or
 	// refused connection, a timeout, a cancellation.
 	TransportErrors atomic.Int64
+	// CutShort counts answers whose body broke off while it was read (a
+	// connection cut mid-body, a body too slow for the attempt's timeout);
+	// their status is counted above too.
+	CutShort atomic.Int64
 	// Retries counts retries decided by the retry policy.
 	Retries atomic.Int64
 }
@@ -36,7 +40,7 @@ type Stats struct {
 // StatsSnapshot is a copy of Stats at one moment; the fields mean what the
 // same fields of Stats count.
 type StatsSnapshot struct {
-	Requests, OK, NotModified, RateLimited, ServerErrors, ClientErrors, Other, TransportErrors, Retries int64
+	Requests, OK, NotModified, RateLimited, ServerErrors, ClientErrors, Other, TransportErrors, CutShort, Retries int64
 }
 
 // Snapshot returns the counts now. The counts are read one after another,
@@ -55,6 +59,7 @@ func (s *Stats) Snapshot() StatsSnapshot {
 		ClientErrors:    s.ClientErrors.Load(),
 		Other:           s.Other.Load(),
 		TransportErrors: s.TransportErrors.Load(),
+		CutShort:        s.CutShort.Load(),
 		Retries:         s.Retries.Load(),
 	}
 }
@@ -105,6 +110,9 @@ func (s StatsSnapshot) String() string {
 		s.Requests, s.OK, s.NotModified, s.RateLimited, s.ServerErrors, s.ClientErrors, s.TransportErrors, s.Retries)
 	if s.Other > 0 {
 		str += fmt.Sprintf("; %d other answers", s.Other)
+	}
+	if s.CutShort > 0 {
+		str += fmt.Sprintf("; %d cut short", s.CutShort)
 	}
 	return str
 }

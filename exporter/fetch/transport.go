@@ -3,6 +3,7 @@ package fetch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync/atomic"
 )
@@ -73,7 +74,25 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.Limiter != nil {
 		t.Limiter.Done(ticket, resp.StatusCode, resp.Header)
 	}
+	if resp.Body != nil && t.Stats != nil {
+		resp.Body = &countedBody{ReadCloser: resp.Body, stats: t.Stats}
+	}
 	return resp, nil
+}
+
+// countedBody counts, once, a body that breaks off while it is read.
+type countedBody struct {
+	io.ReadCloser
+	stats   *Stats
+	counted atomic.Bool
+}
+
+func (b *countedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && b.counted.CompareAndSwap(false, true) {
+		b.stats.CutShort.Add(1)
+	}
+	return n, err
 }
 
 // Sent returns how many attempts the Transport has sent (or is sending).

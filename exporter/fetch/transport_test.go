@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"testing/synctest"
 	"time"
 
@@ -447,5 +449,28 @@ func TestTransportRetryAttemptClock(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestTransportCountsBodiesCutShort checks that an answer whose body
+// breaks off is counted, once, besides its status.
+func TestTransportCountsBodiesCutShort(t *testing.T) {
+	cut := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Request: req,
+			Body: io.NopCloser(io.MultiReader(strings.NewReader("half"), iotest.ErrReader(io.ErrUnexpectedEOF)))}, nil
+	})
+	stats := &fetch.Stats{}
+	tr := &fetch.Transport{Base: cut, Stats: stats}
+	req, _ := http.NewRequest(http.MethodGet, "http://api.test/x", nil)
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(resp.Body); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("read error %v", err)
+	}
+	_, _ = resp.Body.Read(make([]byte, 1))
+	if got := stats.Snapshot(); got.CutShort != 1 || got.OK != 1 || !strings.Contains(got.String(), "1 cut short") {
+		t.Errorf("stats %+v, want 1 ok and 1 cut short", got)
 	}
 }
