@@ -40,6 +40,8 @@ type Writer struct {
 	written   int
 	unchanged int
 	done      bool
+
+	hook func(step string) // tests: called at each point of the swap
 }
 
 // Begin prepares a run writing to root: it removes staging folders that
@@ -83,9 +85,11 @@ func Begin(fsys afero.Fs, root string) (*Writer, error) {
 }
 
 // recoverSwap undoes the effect of a run killed in the middle of Commit's
-// swap: when the output folder is missing but the previous output was
-// moved aside, it is put back. Without this, the next Begin would remove
-// the only complete output as a stale folder.
+// two-rename swap: when the output folder is missing but the previous
+// output was moved aside, it is put back. Without this, the next Begin
+// would remove the only complete output as a stale folder. The atomic
+// exchange leaves nothing to recover: a run killed after it left the
+// previous output at its staging path, removed below as stale.
 func recoverSwap(fsys afero.Fs, parent, base string, entries []fs.FileInfo) error {
 	root := filepath.Join(parent, base)
 	if _, err := fsys.Stat(root); !errors.Is(err, fs.ErrNotExist) {
@@ -231,7 +235,7 @@ func (w *Writer) reuse(f ManifestFile, full string, data []byte) (bool, error) {
 	if err != nil || !info.Mode().IsRegular() || info.Size() != f.Size {
 		return false, nil
 	}
-	if _, ok := w.fs.(*afero.OsFs); ok {
+	if isOS(w.fs) {
 		if err := os.Link(cur, full); err == nil {
 			return true, nil
 		}
@@ -301,7 +305,7 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 // output folder is curex's: a file edited there by hand at the same size
 // would be carried over with the manifest's old checksum.
 func (w *Writer) carryLinked(rel string, info fs.FileInfo) (bool, error) {
-	if _, ok := w.fs.(*afero.OsFs); !ok || CheckPath(rel) != nil || rel == ManifestName {
+	if !isOS(w.fs) || CheckPath(rel) != nil || rel == ManifestName {
 		return false, nil
 	}
 	prev, ok := w.old[rel]
@@ -341,7 +345,8 @@ func (w *Writer) readPrevious() *Manifest {
 
 // Commit writes manifest.json (m with the list of files filled in) and
 // swaps the staging folder in place of the output folder. Until the swap,
-// the previous output is untouched; the swap itself is two renames.
+// the previous output is untouched; the swap itself is one atomic exchange
+// on Linux's file system, two renames elsewhere (see swap).
 func (w *Writer) Commit(m *Manifest) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -377,18 +382,9 @@ func (w *Writer) Commit(m *Manifest) error {
 	if err := w.keepHidden(); err != nil {
 		return err
 	}
-	old := ""
-	if _, err := w.fs.Stat(w.root); err == nil {
-		old = filepath.Join(filepath.Dir(w.root), filepath.Base(w.root)+oldPrefix+fmt.Sprint(time.Now().UnixNano()))
-		if err := w.fs.Rename(w.root, old); err != nil {
-			return fmt.Errorf("commit: move previous output aside: %w", err)
-		}
-	}
-	if err := w.fs.Rename(w.staging, w.root); err != nil {
-		if old != "" {
-			_ = w.fs.Rename(old, w.root) // put the previous output back
-		}
-		return fmt.Errorf("commit: move new output in place: %w", err)
+	old, err := w.swap()
+	if err != nil {
+		return err
 	}
 	w.done = true
 	if old != "" {
@@ -397,6 +393,66 @@ func (w *Writer) Commit(m *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// errNoExchange is returned by exchange when the platform, the kernel or
+// the file system cannot swap two folders atomically.
+var errNoExchange = errors.New("atomic exchange of folders not supported")
+
+// swap puts the staging folder in place of the output folder and returns
+// where the previous output now is, for the caller to remove ("" when there
+// was none).
+//
+// On the OS file system under Linux the two folders are exchanged in one
+// atomic step (see exchange): the output folder always exists and always
+// holds a complete output with its manifest, the previous one or the new
+// one, and the previous output ends up at the staging path. Elsewhere (a
+// memory file system, another platform, a file system without the
+// exchange) it is two renames, output to an aside folder and staging to
+// output; between them the output folder does not exist, and a run killed
+// there has its previous output put back by the next Begin (recoverSwap).
+func (w *Writer) swap() (string, error) {
+	if _, err := w.fs.Stat(w.root); err != nil {
+		if err := w.fs.Rename(w.staging, w.root); err != nil {
+			return "", fmt.Errorf("commit: move new output in place: %w", err)
+		}
+		return "", nil
+	}
+	if isOS(w.fs) {
+		err := exchange(w.staging, w.root)
+		if err == nil {
+			w.step("exchanged")
+			return w.staging, nil
+		}
+		if !errors.Is(err, errNoExchange) {
+			return "", fmt.Errorf("commit: swap new output in: %w", err)
+		}
+	}
+	old := filepath.Join(filepath.Dir(w.root), filepath.Base(w.root)+oldPrefix+fmt.Sprint(time.Now().UnixNano()))
+	if err := w.fs.Rename(w.root, old); err != nil {
+		return "", fmt.Errorf("commit: move previous output aside: %w", err)
+	}
+	w.step("aside")
+	if err := w.fs.Rename(w.staging, w.root); err != nil {
+		_ = w.fs.Rename(old, w.root) // put the previous output back
+		return "", fmt.Errorf("commit: move new output in place: %w", err)
+	}
+	return old, nil
+}
+
+// step calls the test hook, if any, at a point of the swap.
+func (w *Writer) step(name string) {
+	if w.hook != nil {
+		w.hook(name)
+	}
+}
+
+// isOS reports whether fsys is the OS file system, where paths are real
+// paths and the system calls afero does not offer (links, the exchange)
+// can be used on them.
+func isOS(fsys afero.Fs) bool {
+	_, ok := fsys.(*afero.OsFs)
+	return ok
 }
 
 // keepHidden copies hidden files at the top of the current output (such

@@ -110,7 +110,8 @@ func (r *Result) Summary() string {
 // a dry run refused by the deletion guard returns its plan and a
 // *MassDeleteError. Errors wrap ErrBadURL, output.ErrNotOutput,
 // ErrUnsafePath, ErrIncomplete or ErrMassDelete when the inputs are at
-// fault and nothing was written.
+// fault and nothing was written, and ErrNoCredentials when a gs:// or
+// azblob:// bucket cannot be opened for want of credentials.
 func Publish(ctx context.Context, dir, rawURL string, o Options) (*Result, error) {
 	t, err := parseURL(rawURL)
 	if err != nil {
@@ -122,7 +123,7 @@ func Publish(ctx context.Context, dir, rawURL string, o Options) (*Result, error
 			return nil, fmt.Errorf("publish %s to %s: %w: the target folder overlaps the folder published", dir, t.display, ErrBadURL)
 		}
 	}
-	b, err := blob.OpenBucket(ctx, t.open)
+	b, err := openBucket(ctx, t)
 	if err != nil {
 		msg := strings.ReplaceAll(err.Error(), t.open, t.display)
 		return nil, &redacted{msg: fmt.Sprintf("publish %s: open %s: %s", dir, t.display, msg), err: err}

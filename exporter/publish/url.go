@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/curex/curex/exporter/output"
@@ -23,7 +25,7 @@ var (
 
 // supportedSchemes are the gocloud.dev/blob drivers this build registers
 // (see drivers.go), in the order the documentation lists them.
-var supportedSchemes = []string{"s3", "file", "mem"}
+var supportedSchemes = []string{"s3", "azblob", "file", "mem"}
 
 // Schemes returns the bucket URL schemes this build of curex supports.
 func Schemes() []string { return append([]string(nil), supportedSchemes...) }
@@ -79,7 +81,8 @@ type target struct {
 // prefix. For s3, gs and azblob URLs the path is the prefix; for file URLs
 // the path is the folder and a prefix may be given as ?prefix=. The query
 // parameter prefix is accepted for every scheme, but not together with a
-// path prefix.
+// path prefix. For azblob the container name and the query parameters are
+// checked too (see checkBucket).
 func parseURL(raw string) (target, error) {
 	display := Redact(raw)
 	u, err := url.Parse(raw)
@@ -133,6 +136,9 @@ func parseURL(raw string) (target, error) {
 		if u.Host == "" {
 			return target{}, fmt.Errorf("%w %s: no bucket name", ErrBadURL, display)
 		}
+		if err := checkBucket(scheme, u.Host, q); err != nil {
+			return target{}, fmt.Errorf("%w %s: %w", ErrBadURL, display, err)
+		}
 		if p := strings.Trim(u.Path, "/"); p != "" {
 			if prefix != "" {
 				return target{}, fmt.Errorf("%w %s: give the prefix as the path or as ?prefix=, not both", ErrBadURL, display)
@@ -167,8 +173,85 @@ func schemeList() string {
 	for i, s := range supportedSchemes {
 		parts[i] = s + "://"
 	}
-	return strings.Join(parts, ", ") + " (gs:// and azblob:// need a build with their drivers)"
+	return strings.Join(parts, ", ") + " (gs:// needs a build with its driver)"
 }
+
+// azblobParams are the query parameters azblob URLs accept besides prefix
+// (gocloud.dev v0.47); the driver refuses others only when the bucket is
+// opened, after the export. Credentials come from the environment.
+var azblobParams = []string{"storage_account", "domain", "protocol", "localemu", "cdn"}
+
+// checkBucket checks the container name and query parameters of an azblob
+// URL, so that a typo fails before an export rather than after. s3 URLs are
+// left to the driver: the bucket names and parameters of S3-compatible
+// servers vary.
+func checkBucket(scheme, name string, q url.Values) error {
+	switch scheme {
+	case "azblob":
+		for k, v := range q {
+			if !slices.Contains(azblobParams, k) {
+				return fmt.Errorf("unknown query parameter %q: azblob:// URLs take prefix, %s", k, strings.Join(azblobParams, ", "))
+			}
+			if len(v) > 1 {
+				return fmt.Errorf("query parameter %q given %d times", k, len(v))
+			}
+		}
+		if p := q.Get("protocol"); q.Has("protocol") && p != "http" && p != "https" {
+			return fmt.Errorf("protocol=%q: want http or https", p)
+		}
+		for _, k := range []string{"localemu", "cdn"} {
+			if q.Has(k) {
+				if _, err := strconv.ParseBool(q.Get(k)); err != nil {
+					return fmt.Errorf("%s=%q: want true or false", k, q.Get(k))
+				}
+			}
+		}
+		if q.Has("storage_account") && !validAzureAccount(q.Get("storage_account")) {
+			return fmt.Errorf("storage_account=%q: want 3 to 24 lowercase letters and digits", q.Get("storage_account"))
+		}
+		return checkAzureContainer(name)
+	}
+	return nil
+}
+
+// checkAzureContainer applies Azure's container naming rules: $web (the
+// static website container) or $root, or 3 to 63 lowercase letters, digits
+// and single hyphens, starting and ending with a letter or digit.
+func checkAzureContainer(name string) error {
+	if name == "$web" || name == "$root" {
+		return nil
+	}
+	bad := func(why string) error {
+		return fmt.Errorf("container name %q: %s (Azure container names are $web, $root, or 3 to 63 lowercase letters, digits and single hyphens)", name, why)
+	}
+	if len(name) < 3 || len(name) > 63 {
+		return bad("wrong length")
+	}
+	for _, r := range name {
+		if !lowerAlnum(r) && r != '-' {
+			return bad(fmt.Sprintf("character %q", r))
+		}
+	}
+	if name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
+		return bad("hyphens must sit between letters or digits")
+	}
+	return nil
+}
+
+// validAzureAccount reports whether name can be a storage account name.
+func validAzureAccount(name string) bool {
+	if len(name) < 3 || len(name) > 24 {
+		return false
+	}
+	for _, r := range name {
+		if !lowerAlnum(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerAlnum(r rune) bool { return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' }
 
 // overlaps reports whether folders a and b are the same or one holds the
 // other.

@@ -52,6 +52,12 @@ func TestParseURL(t *testing.T) {
 		{"file://./rel/www", "file://./rel/www", "file://./rel/www?create_dir=true", "", abs},
 		{"mem://", "mem:", "mem:", "", ""},
 		{"mem:///site", "mem:///site", "mem:", "site/", ""},
+		{"azblob://$web", "azblob://$web", "azblob://$web", "", ""},
+		{"azblob://site-2024/www/en?storage_account=curexdocs&domain=blob.core.usgovcloudapi.net",
+			"azblob://site-2024/www/en", "azblob://site-2024?domain=blob.core.usgovcloudapi.net&storage_account=curexdocs", "www/en/", ""},
+		{"azblob://site?prefix=www&localemu=true&protocol=http&domain=127.0.0.1:10000&storage_account=devstoreaccount1",
+			"azblob://site", "azblob://site?domain=127.0.0.1%3A10000&localemu=true&protocol=http&storage_account=devstoreaccount1", "www/", ""},
+		{"AZBLOB://site/www?cdn=false", "azblob://site/www", "azblob://site?cdn=false", "www/", ""},
 	}
 	for _, tt := range tests {
 		got, err := parseURL(tt.raw)
@@ -72,7 +78,18 @@ func TestBadURLs(t *testing.T) {
 		unsupported bool
 	}{
 		{"gs://bucket/site", `"gs"`, true},
-		{"azblob://container", `"azblob"`, true},
+		{"azblob:///www", "no bucket name", false},
+		{"azblob://Site/www", `container name "Site": character 'S'`, false},
+		{"azblob://ab", `container name "ab": wrong length`, false},
+		{"azblob://a--b", "single hyphens", false},
+		{"azblob://-ab", "single hyphens", false},
+		{"azblob://site/../x", "unsafe prefix", false},
+		{"azblob://site?sas_token=sv%3D2024", `unknown query parameter "sas_token"`, false},
+		{"azblob://site?storage_account=Bad_Name", "storage_account", false},
+		{"azblob://site?protocol=ftp", "want http or https", false},
+		{"azblob://site?localemu=maybe", "want true or false", false},
+		{"azblob://site?cdn=1&cdn=0", "given 2 times", false},
+		{"azblob://key:secret@site", "credentials", false},
 		{"ftp://host/dir", `"ftp"`, true},
 		{"output", "scheme://", false},
 		{"s3:///prefix", "no bucket name", false},
@@ -94,7 +111,7 @@ func TestBadURLs(t *testing.T) {
 			t.Errorf("CheckURL(%q) shows the credentials: %v", tt.raw, err)
 		}
 	}
-	if err := CheckURL("gs://b"); err == nil || !strings.Contains(err.Error(), "s3://, file://, mem://") {
+	if err := CheckURL("gs://b"); err == nil || !strings.Contains(err.Error(), "s3://, azblob://, file://, mem://") {
 		t.Errorf("unsupported scheme error %v does not list the supported ones", err)
 	}
 }
@@ -123,7 +140,7 @@ func TestSchemes(t *testing.T) {
 // FuzzParseURL checks that whatever the URL, a prefix that parses is a
 // safe output path: keys never leave it.
 func FuzzParseURL(f *testing.F) {
-	for _, s := range []string{"s3://b/p", "s3://b/../x", "file:///tmp/x?prefix=a/b", "mem://", "s3://b?prefix=%2e%2e/x", "s3://b/a%2F..%2Fb"} {
+	for _, s := range []string{"s3://b/p", "s3://b/../x", "file:///tmp/x?prefix=a/b", "mem://", "s3://b?prefix=%2e%2e/x", "s3://b/a%2F..%2Fb", "azblob://$web/a?storage_account=acct"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

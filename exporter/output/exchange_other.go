@@ -1,0 +1,8 @@
+//go:build !linux
+
+package output
+
+// exchange reports errNoExchange: only Linux has an atomic exchange of two
+// folders here (renameat2 with RENAME_EXCHANGE), so Commit falls back to
+// two renames.
+func exchange(a, b string) error { return errNoExchange }
