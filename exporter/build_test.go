@@ -22,9 +22,11 @@ func TestBuildFromCache(t *testing.T) {
 	cache := t.TempDir()
 	exported := filepath.Join(t.TempDir(), "exported")
 	cfg := exporter.Config{BaseURL: url, Token: token, Output: exported, CacheDir: cache, Limits: ratelimit.Limits{}, Generator: "curex test"}
-	if _, err := exporter.Run(context.Background(), cfg); err != nil {
+	first, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
+	checkBundles(t, exported, first.Planned)
 
 	built := filepath.Join(t.TempDir(), "built")
 	sum, err := exporter.Build(context.Background(), exporter.Config{Output: built, CacheDir: cache, Generator: "curex test",
@@ -36,6 +38,7 @@ func TestBuildFromCache(t *testing.T) {
 	if sum.Written != sum.Planned || sum.Planned == 0 {
 		t.Fatalf("built %d of %d", sum.Written, sum.Planned)
 	}
+	checkBundles(t, built, sum.Planned)
 	want, got := files(t, exported), files(t, built)
 	if len(want) != len(got) {
 		t.Fatalf("build wrote %d files, the export %d", len(got), len(want))

@@ -164,6 +164,7 @@ func TestHostileContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkManifest(t, out) // every path passes output.CheckPath
+	checkBundles(t, out, sum.Written)
 
 	// Ids and names are kept exactly in manifest.json and tree.json.
 	all := files(t, out)

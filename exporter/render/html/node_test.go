@@ -1,0 +1,236 @@
+package html
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/curex/curex/exporter/model"
+)
+
+// text is the text content of n.
+func text(n *html.Node) string {
+	var b strings.Builder
+	var rec func(*html.Node)
+	rec = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			rec(c)
+		}
+	}
+	rec(n)
+	return strings.TrimSpace(b.String())
+}
+
+// treeOf is the fixture's tree written to dir.
+func treeOf(t *testing.T, f *fixture, dir string) *model.Tree {
+	t.Helper()
+	for _, tr := range f.trees {
+		if tr.Dir() == dir {
+			return tr
+		}
+	}
+	t.Fatalf("no tree %s", dir)
+	return nil
+}
+
+// nodeOf is node id of tree tr.
+func nodeOf(t *testing.T, tr *model.Tree, id string) *model.Node {
+	t.Helper()
+	var found *model.Node
+	tr.Walk(func(n *model.Node) bool {
+		if n.ID == id {
+			found = n
+		}
+		return found == nil
+	})
+	if found == nil {
+		t.Fatalf("%s: no node %s", tr.Dir(), id)
+	}
+	return found
+}
+
+// TestInheritanceBadges: a node page says where its content comes from.
+// In the sample, Texas (a variant of Algebra 1) overrides alg-u1-l4 and
+// adds alg-tx-l1; Houston ISD (a variant of Texas) inherits both,
+// overrides alg-u3-l2 again and adds alg-hou-l1.
+func TestInheritanceBadges(t *testing.T) {
+	t.Parallel()
+	f, w := rendered(t)
+	for _, tc := range []struct {
+		dir, id string
+		// in is the node's inheritance metadata, which the case relies on.
+		in   model.Inheritance
+		want []string
+	}{
+		// The base authored its own nodes: nothing to say.
+		{"algebra-1/base/en", "alg-u1-l1", model.Inheritance{SourceCurriculum: "Algebra 1"}, nil},
+		{"algebra-1/texas/en", "alg-u1-l1", model.Inheritance{IsInherited: true, SourceCurriculum: "Algebra 1"}, []string{"Inherited from Algebra 1"}},
+		{"algebra-1/texas/en", "alg-u1-l4", model.Inheritance{SourceCurriculum: "Texas", OverrideLevel: 1}, []string{"Changed in Texas"}},
+		{"algebra-1/texas/en", "alg-tx-l1", model.Inheritance{SourceCurriculum: "Texas"}, []string{"Added in Texas"}},
+		// Inherited by Houston ISD, but changed on the way: the change wins.
+		{"algebra-1/houston-isd/en", "alg-u1-l4", model.Inheritance{IsInherited: true, SourceCurriculum: "Texas", OverrideLevel: 1}, []string{"Changed in Texas"}},
+		{"algebra-1/houston-isd/en", "alg-u3-l2", model.Inheritance{SourceCurriculum: "Houston ISD", OverrideLevel: 2}, []string{"Changed in Houston ISD"}},
+		{"algebra-1/houston-isd/en", "alg-tx-l1", model.Inheritance{IsInherited: true, SourceCurriculum: "Texas"}, []string{"Added in Texas"}},
+		{"algebra-1/houston-isd/en", "alg-hou-l1", model.Inheritance{SourceCurriculum: "Houston ISD"}, []string{"Added in Houston ISD"}},
+		{"algebra-1/houston-isd/es", "alg-u3-l2", model.Inheritance{SourceCurriculum: "Houston ISD", OverrideLevel: 2}, []string{"Modificado en Houston ISD"}},
+	} {
+		n := nodeOf(t, treeOf(t, f, tc.dir), tc.id)
+		if n.Inheritance != tc.in {
+			t.Fatalf("%s/%s: the sample's inheritance is %+v, the case expects %+v", tc.dir, tc.id, n.Inheritance, tc.in)
+		}
+		var got []string
+		for _, li := range find(parse(t, w, n.Path), "li", "class", "badge") {
+			got = append(got, text(li))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: badges %q, want %q", n.Path, got, tc.want)
+		}
+	}
+}
+
+// pager returns the targets of a node page's previous and next links
+// ("" when there is none).
+func pager(t *testing.T, w *memWriter, page string) (prev, next string) {
+	t.Helper()
+	doc := parse(t, w, page)
+	for _, tc := range []struct {
+		class string
+		to    *string
+	}{{"pager__prev", &prev}, {"pager__next", &next}} {
+		as := find(doc, "a", "class", tc.class)
+		if len(as) > 1 {
+			t.Errorf("%s: %d %s links", page, len(as), tc.class)
+		}
+		if len(as) == 1 {
+			href, _ := attr(as[0], "href")
+			*tc.to, _ = resolve(page, href)
+		}
+	}
+	return prev, next
+}
+
+// TestPrevNext: every node page links to the previous and the next node in
+// reading order (depth first), across levels; the first node has no
+// previous link and the last no next one.
+func TestPrevNext(t *testing.T) {
+	t.Parallel()
+	f, w := rendered(t)
+	for _, tr := range f.trees {
+		var order []string
+		tr.Walk(func(n *model.Node) bool { order = append(order, n.Path); return true })
+		for i, page := range order {
+			var wantPrev, wantNext string
+			if i > 0 {
+				wantPrev = order[i-1]
+			}
+			if i+1 < len(order) {
+				wantNext = order[i+1]
+			}
+			prev, next := pager(t, w, page)
+			if prev != wantPrev || next != wantNext {
+				t.Errorf("%s: prev %q next %q, want %q and %q", page, prev, next, wantPrev, wantNext)
+			}
+		}
+	}
+
+	// The same, spelled out for the start of the base tree.
+	const dir = "algebra-1/base/en/"
+	for _, tc := range []struct{ id, prev, next string }{
+		{"alg-u1", "", "alg-u1-l1"},
+		{"alg-u1-l1", "alg-u1", "alg-u1-l2"},
+		{"alg-u1-l3", "alg-u1-l2", "alg-u1-l3-a1"}, // down into a lesson
+		{"alg-u1-l3-a1", "alg-u1-l3", "alg-u1-l4"}, // back up a level
+		{"alg-u1-l4-q1", "alg-u1-l4", "alg-u2"},    // up two levels
+		{"alg-u2", "alg-u1-l4-q1", "alg-u2-l1"},    // previous is the deepest last node
+	} {
+		page := func(id string) string {
+			if id == "" {
+				return ""
+			}
+			return dir + id + "/index.html"
+		}
+		prev, next := pager(t, w, page(tc.id))
+		if prev != page(tc.prev) || next != page(tc.next) {
+			t.Errorf("%s: prev %q next %q, want %q and %q", tc.id, prev, next, page(tc.prev), page(tc.next))
+		}
+	}
+}
+
+// TestContentsPageDownloads: a contents page links to the handbook, its
+// PDF, the Markdown zip and the JSON bundle of its tree, relative to
+// itself, and only to those that are written.
+func TestContentsPageDownloads(t *testing.T) {
+	t.Parallel()
+	const toc = "algebra-1/texas/es/index.html"
+	all := map[string]string{
+		"handbook": "handbook.html",
+		"pdf":      "handbook.pdf",
+		"markdown": "../../../bundles/algebra-1/texas/es/markdown.zip",
+		"json":     "../../../bundles/algebra-1/texas/es/tree.json",
+	}
+	targets := map[string]string{
+		"handbook": "algebra-1/texas/es/handbook.html",
+		"pdf":      "algebra-1/texas/es/handbook.pdf",
+		"markdown": "bundles/algebra-1/texas/es/markdown.zip",
+		"json":     "bundles/algebra-1/texas/es/tree.json",
+	}
+	f := sample(t, false) // its subtests run one after another
+	types := map[string]string{"handbook": "text/html", "pdf": "application/pdf", "markdown": "application/zip", "json": "application/json"}
+	for _, tc := range []struct {
+		name                              string
+		handbooks, pdfs, markdown, bundle bool
+		want                              []string
+	}{
+		{"everything", true, true, true, true, []string{"handbook", "pdf", "markdown", "json"}},
+		{"no pdf", true, false, true, true, []string{"handbook", "markdown", "json"}},
+		{"bundles only", false, false, true, true, []string{"markdown", "json"}},
+		{"nothing", false, false, false, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f.site.Handbooks, f.site.PDFs, f.site.MarkdownBundles, f.site.JSONBundles = tc.handbooks, tc.pdfs, tc.markdown, tc.bundle
+			r, err := New(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := newMemWriter()
+			if err := r.RenderTree(w, f.site, treeOf(t, f, "algebra-1/texas/es"), f.outlines); err != nil {
+				t.Fatal(err)
+			}
+			doc := parse(t, w, toc)
+			var got []string
+			for _, a := range find(doc, "a") {
+				class, _ := attr(a, "class")
+				kind, ok := strings.CutPrefix(class, "download download--")
+				if !ok {
+					continue
+				}
+				got = append(got, kind)
+				href, _ := attr(a, "href")
+				if href != all[kind] {
+					t.Errorf("%s link %q, want %q", kind, href, all[kind])
+				}
+				if typ, _ := attr(a, "type"); typ != types[kind] {
+					t.Errorf("%s link type %q, want %q", kind, typ, types[kind])
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("downloads %q, want %q", got, tc.want)
+			}
+			if tc.want == nil && len(find(doc, "ul", "class", "downloads")) != 0 {
+				t.Error("empty downloads list")
+			}
+			// Resolved from the contents page, the links land in the
+			// tree's folder and in bundles/ at the output root.
+			for _, kind := range got {
+				if target, _ := resolve(toc, all[kind]); target != targets[kind] {
+					t.Errorf("%s link resolves to %s, want %s", kind, target, targets[kind])
+				}
+			}
+		})
+	}
+}
