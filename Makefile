@@ -26,7 +26,7 @@ VERSITYGW_VERSION := v1.8.0
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint test validate bench bench-hugo soak fuzz golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint test validate nightly bench bench-hugo soak fuzz golden screenshots demo sandbox clean
 
 all: build
 
@@ -53,7 +53,12 @@ test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
 	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 ./...
+	$(MAKE) nightly
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
+
+## nightly: nightly exports of a synthetic organization of 25,000 trees under the real limits, in virtual time (about 2 minutes; -race runs it at 1,000 trees)
+nightly:
+	$(GO) test -count=1 -run '^TestNightlyAtScale$$' -v ./exporter/
 
 ## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker and axe-core (npm, into .tools/), versitygw (an S3 server, go install)
 tools: $(VNU) $(AXE) $(VERSITYGW)

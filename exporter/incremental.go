@@ -10,9 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 
-	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
@@ -35,18 +33,18 @@ type reuse struct {
 	prev map[string]output.ManifestExport // by export key, when its render key matches
 	// pending holds the bodies of unchanged trees until every tree of
 	// their curriculum is in.
-	spool   string
+	bodies  *bodies
 	pending map[string]pendingTree
 }
 
 // pendingTree is a tree held back: 304, same ETag, same key.
 type pendingTree struct {
-	result fetch.Result // without Tree and Body, which are spooled
-	file   string
+	result fetch.Result // without Tree and Body, which are kept in bodies
+	body   bodyRef
 }
 
-func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest) (*reuse, error) {
-	u := &reuse{keys: map[string]string{}, prev: map[string]output.ManifestExport{}, pending: map[string]pendingTree{}}
+func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*reuse, error) {
+	u := &reuse{keys: map[string]string{}, prev: map[string]output.ManifestExport{}, pending: map[string]pendingTree{}, bodies: b}
 	global, err := globalKey(c)
 	if err != nil {
 		return nil, err
@@ -69,12 +67,6 @@ func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest) (*reuse, error
 	return u, nil
 }
 
-func (u *reuse) close() {
-	if u != nil && u.spool != "" {
-		_ = os.RemoveAll(u.spool)
-	}
-}
-
 // hold keeps r back when its tree may be carried over, and reports
 // whether it did.
 func (u *reuse) hold(r fetch.Result) (bool, error) {
@@ -82,20 +74,13 @@ func (u *reuse) hold(r fetch.Result) (bool, error) {
 	if !ok || !r.NotModified || r.Tree == nil || e.ETag != r.Tree.ETag || e.ETag == "" {
 		return false, nil
 	}
-	if u.spool == "" {
-		dir, err := os.MkdirTemp("", "curex-unchanged-")
-		if err != nil {
-			return false, err
-		}
-		u.spool = dir
-	}
-	file := filepath.Join(u.spool, strconv.Itoa(len(u.pending))+".json")
-	if err := os.WriteFile(file, r.Body, 0o600); err != nil {
+	ref, err := u.bodies.put(r)
+	if err != nil {
 		return false, fmt.Errorf("hold %s: %w", r.Export.Dir(), err)
 	}
 	etag := r.Tree.ETag
 	r.Tree, r.Body = &model.Tree{ETag: etag}, nil
-	u.pending[r.Export.Key()] = pendingTree{result: r, file: file}
+	u.pending[r.Export.Key()] = pendingTree{result: r, body: ref}
 	return true, nil
 }
 
@@ -118,16 +103,12 @@ func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
 
 // load rebuilds the full result of a held-back tree.
 func (u *reuse) load(p pendingTree) (fetch.Result, error) {
-	body, err := os.ReadFile(p.file)
-	if err != nil {
-		return p.result, err
-	}
-	rc, err := api.DecodeResolved(body)
-	if err != nil {
-		return p.result, fmt.Errorf("%s: %w", p.result.Export.Dir(), err)
-	}
 	r := p.result
-	r.Tree, r.Body = fetch.Normalize(r.Export, rc, r.Tree.ETag), body
+	t, body, err := u.bodies.load(p.body)
+	if err != nil {
+		return r, err
+	}
+	r.Tree, r.Body = t, body
 	return r, nil
 }
 

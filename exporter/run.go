@@ -14,6 +14,7 @@ import (
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
@@ -47,6 +48,14 @@ type Config struct {
 	Concurrency int
 	// MaxRequests stops the run cleanly after that many requests (0: none).
 	MaxRequests int64
+	// Deadline, when not zero, is when the run stops sending requests
+	// (--deadline); trees not fetched by then are treated as by
+	// MaxRequests.
+	Deadline time.Time
+	// Revalidate is how trees whose signals did not change are
+	// revalidated (--revalidate, --revalidate-within); the zero value is
+	// rolling revalidation within fresh.DefaultWindow.
+	Revalidate fresh.Policy
 	// Generator names the program in manifest.json ("curex 0.1.0").
 	Generator string
 	// SiteURL is the site's absolute address (--site-url) for the sitemap
@@ -102,6 +111,9 @@ type Summary struct {
 	Files, FilesWritten, FilesUnchanged int
 	Duration                            time.Duration
 	Skipped                             []fetch.Skip
+	// Schedule is what the run decided for each tree: fetched because
+	// new, changed or due for revalidation, or served from the cache.
+	Schedule *fresh.Schedule
 }
 
 // Partial reports whether some exports failed while others were written.
@@ -166,7 +178,7 @@ type session struct {
 func newSession(c *Config) (*session, error) {
 	s := &session{stats: &fetch.Stats{}}
 	s.limiter = fetch.NewLimiter(fetch.LimiterOptions{Limits: c.Limits})
-	tr := &fetch.Transport{Base: c.Transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: c.MaxRequests}
+	tr := &fetch.Transport{Base: c.Transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: c.MaxRequests, Deadline: c.Deadline}
 	opts := []api.Option{api.WithHTTPClient(&http.Client{Transport: tr}), api.WithUserAgent(c.Generator)}
 	if c.AllowHTTP {
 		opts = append(opts, api.WithAllowHTTP())
@@ -202,18 +214,37 @@ func newSession(c *Config) (*session, error) {
 	return s, nil
 }
 
-// Plan runs discovery only and returns the plan with the session's request
-// count, for `curex plan`.
-func Plan(ctx context.Context, c Config) (*fetch.Plan, *fetch.Limiter, error) {
+// PlanReport is what `curex plan` shows of the next run.
+type PlanReport struct {
+	// Plan is the result of discovery.
+	Plan *fetch.Plan
+	// Schedule says which trees the next run fetches, in what order, and
+	// which it serves from the cache.
+	Schedule *fresh.Schedule
+	// Limiter paced discovery; its ETA estimates the rest.
+	Limiter *fetch.Limiter
+}
+
+// Plan runs discovery only and decides what the next run would fetch, for
+// `curex plan`. It records nothing.
+func Plan(ctx context.Context, c Config) (*PlanReport, error) {
 	if err := c.check(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s, err := newSession(&c)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	p, err := discover(ctx, s, c.Filter)
-	return p, s.limiter, err
+	if err != nil {
+		return nil, err
+	}
+	fr, err := openFreshness(&c, s, p, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	fr.close()
+	return &PlanReport{Plan: p, Schedule: fr.sched, Limiter: s.limiter}, nil
 }
 
 func discover(ctx context.Context, s *session, f fetch.Filter) (*fetch.Plan, error) {
@@ -244,9 +275,14 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	fr, err := openFreshness(&c, s, plan, start)
+	if err != nil {
+		return nil, err
+	}
+	defer fr.close()
 	exports := plan.Exports()
-	sum := &Summary{Planned: len(exports), Skipped: plan.Skipped}
-	c.Progress.Planned(len(exports), len(exports), s.limiter)
+	sum := &Summary{Planned: len(exports), Skipped: plan.Skipped, Schedule: fr.sched}
+	c.Progress.Planned(len(exports), len(fr.sched.Fetch), s.limiter)
 	for _, sk := range plan.Skipped {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
@@ -264,24 +300,27 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	prev := w.Previous()
 	entries := map[string]output.ManifestExport{}
 	done := map[string]bool{}
-	site, err := newSiteRun(&c)
+	kept := &bodies{client: s.client}
+	defer kept.close()
+	site, err := newSiteRun(&c, kept)
 	if err != nil {
 		return nil, err
 	}
-	defer site.close()
 	formats, err := newTreeFormats(ctx, &c, plan)
 	if err != nil {
 		return nil, err
 	}
 	defer formats.close()
-	unchanged, err := newReuse(&c, plan, prev)
+	unchanged, err := newReuse(&c, plan, prev, kept)
 	if err != nil {
 		return nil, err
 	}
-	defer unchanged.close()
-	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency}
-	fetchErr := f.Fetch(ctx, exports, func(r fetch.Result) error {
+	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback}
+	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) error {
 		done[r.Export.Key()] = true
+		if err := fr.record(r); err != nil {
+			return err
+		}
 		if r.Err != nil {
 			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
 			c.Progress.TreeDone(r, s.stats.Snapshot())
@@ -290,6 +329,11 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		if held, err := unchanged.hold(r); err != nil || held {
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return err
+		}
+		if r = f.Fill(r); r.Err != nil {
+			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
+			c.Progress.TreeDone(r, s.stats.Snapshot())
+			return nil
 		}
 		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
 		if err != nil {
@@ -317,8 +361,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	}
 	switch {
 	case fetchErr == nil:
+	case errors.Is(fetchErr, fetch.ErrDeadline):
+		c.Log.Warn("deadline reached: the exports not fetched keep their previous version; the next run starts with them", "deadline", c.Deadline)
 	case errors.Is(fetchErr, fetch.ErrBudget):
-		c.Log.Warn("request budget used up: the exports not fetched keep their previous version", "max_requests", c.MaxRequests)
+		c.Log.Warn("request budget used up: the exports not fetched keep their previous version; the next run starts with them", "max_requests", c.MaxRequests)
 	default:
 		return nil, fetchErr
 	}
@@ -342,22 +388,28 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		if !ok {
 			continue
 		}
-		r, err := unchanged.load(p)
-		if err != nil {
-			return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
-		}
 		if same[e.CurriculumID] {
 			for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
 				if _, err := w.CarryOver(dir); err != nil {
 					return nil, err
 				}
 			}
-			if err := site.reuse(r); err != nil {
-				return nil, err
+			if site != nil { // the other pages need its outline
+				r, err := unchanged.load(p)
+				if err != nil {
+					return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
+				}
+				if err := site.reuse(r); err != nil {
+					return nil, err
+				}
 			}
 			entries[e.Key()] = unchanged.prev[e.Key()]
 			sum.Reused++
 			continue
+		}
+		r, err := unchanged.load(p)
+		if err != nil {
+			return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
 		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
 		if err != nil {
@@ -408,6 +460,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	committed = true
+	if err := fr.commit(); err != nil {
+		return nil, err
+	}
 	sum.Files = len(m.Files)
 	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
 	sum.Stats = s.stats.Snapshot()

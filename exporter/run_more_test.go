@@ -17,6 +17,7 @@ import (
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
@@ -123,6 +124,9 @@ func TestMaxRequestsStopsCleanly(t *testing.T) {
 	if _, err := exporter.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
+	// With a new cache every tree is new to the run (a request each): the
+	// budget runs out after 10 of them.
+	cfg.CacheDir = t.TempDir()
 	cfg.MaxRequests = 16 // 6 for discovery, then 10 trees of 28
 	sum, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
@@ -249,12 +253,16 @@ func TestIncrementalExport(t *testing.T) {
 	t.Parallel()
 	h, url := sampleServer(t, sandbox.Options{})
 	out := filepath.Join(t.TempDir(), "out")
+	// Every tree is revalidated: the edit below is to a curriculum of the
+	// alternate shape, whose records carry no updated_at, so only a
+	// conditional request sees it (TestChangeDetection covers the signals).
 	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
-		Generator: "curex test", Formats: []string{"html", "markdown", "json", "handbook"}}
+		Generator: "curex test", Formats: []string{"html", "markdown", "json", "handbook"}, Revalidate: fresh.Policy{Mode: fresh.Always}}
 	first, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkBundles(t, out, first.Planned)
 	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
 	ageFiles(t, out, old)
 	before := files(t, out)
@@ -263,6 +271,7 @@ func TestIncrementalExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkBundles(t, out, second.Planned)
 	if second.Reused != first.Written || second.Written != 0 {
 		t.Errorf("second run rendered %d and reused %d exports; want 0 and %d", second.Written, second.Reused, first.Written)
 	}
@@ -299,6 +308,7 @@ func TestIncrementalExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkBundles(t, out, third.Planned)
 	if third.Written == 0 || third.Reused == 0 || third.Written+third.Reused != first.Written {
 		t.Errorf("third run rendered %d and reused %d of %d exports", third.Written, third.Reused, first.Written)
 	}
@@ -316,9 +326,11 @@ func TestIncrementalExport(t *testing.T) {
 	// The incremental result is what a full export writes.
 	full := cfg
 	full.Output, full.CacheDir = filepath.Join(t.TempDir(), "full"), t.TempDir()
-	if _, err := exporter.Run(context.Background(), full); err != nil {
+	fullSum, err := exporter.Run(context.Background(), full)
+	if err != nil {
 		t.Fatal(err)
 	}
+	checkBundles(t, full.Output, fullSum.Planned)
 	want, got := files(t, full.Output), files(t, out)
 	if len(want) != len(got) {
 		t.Errorf("incremental output has %d files, a full export %d", len(got), len(want))
@@ -352,6 +364,7 @@ func TestExportToMemoryFileSystem(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the export reached the disk: %v", err)
 	}
+	checkBundlesOn(t, mem, out, first.Planned)
 	second, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -359,4 +372,5 @@ func TestExportToMemoryFileSystem(t *testing.T) {
 	if second.FilesWritten != 0 || second.Reused != first.Written {
 		t.Errorf("second run over memory wrote %d files and reused %d of %d exports", second.FilesWritten, second.Reused, first.Written)
 	}
+	checkBundlesOn(t, mem, out, second.Planned)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render/jsonbundle"
@@ -196,6 +197,7 @@ func TestExportSecondRunIsConditional(t *testing.T) {
 	cfg := exporter.Config{
 		BaseURL: srv.URL, Token: token, Output: filepath.Join(t.TempDir(), "out"), CacheDir: t.TempDir(),
 		Limits: ratelimit.Limits{}, Generator: "curex test", Formats: []string{"json"},
+		Revalidate: fresh.Policy{Mode: fresh.Always}, // every tree asked again
 	}
 	first, err := exporter.Run(context.Background(), cfg)
 	if err != nil {

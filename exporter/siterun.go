@@ -3,13 +3,9 @@ package exporter
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 
-	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
@@ -24,16 +20,15 @@ import (
 type siteRun struct {
 	c        *Config
 	renderer *html.Renderer
-	spool    string
+	bodies   *bodies
 
 	mu       sync.Mutex
 	outlines outlines
-	spooled  map[string]string // export key -> spool file
-	etags    map[string]string
-	reused   map[string]bool // export keys whose pages were carried over
+	kept     map[string]bodyRef // by export key
+	reused   map[string]bool    // export keys whose pages were carried over
 }
 
-func newSiteRun(c *Config) (*siteRun, error) {
+func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
 	if !slices.Contains(c.Formats, "html") {
 		return nil, nil
 	}
@@ -41,17 +36,7 @@ func newSiteRun(c *Config) (*siteRun, error) {
 	if err != nil {
 		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
 	}
-	spool, err := os.MkdirTemp("", "curex-spool-")
-	if err != nil {
-		return nil, fmt.Errorf("website: %w", err)
-	}
-	return &siteRun{c: c, renderer: r, spool: spool, outlines: outlines{}, spooled: map[string]string{}, etags: map[string]string{}, reused: map[string]bool{}}, nil
-}
-
-func (s *siteRun) close() {
-	if s != nil {
-		_ = os.RemoveAll(s.spool)
-	}
+	return &siteRun{c: c, renderer: r, bodies: b, outlines: outlines{}, kept: map[string]bodyRef{}, reused: map[string]bool{}}, nil
 }
 
 // keep records a fetched tree for the second phase.
@@ -63,14 +48,13 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	if !s.c.Filter.IncludeUnpublished {
 		t = t.PublishedOnly()
 	}
+	ref, err := s.bodies.put(r)
+	if err != nil {
+		return fmt.Errorf("website: %w", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	name := filepath.Join(s.spool, strconv.Itoa(len(s.spooled))+".json")
-	if err := os.WriteFile(name, r.Body, 0o600); err != nil {
-		return fmt.Errorf("website: spool %s: %w", r.Export.Dir(), err)
-	}
-	s.spooled[r.Export.Key()] = name
-	s.etags[r.Export.Key()] = t.ETag
+	s.kept[r.Export.Key()] = ref
 	s.outlines[r.Export.Dir()] = html.OutlineOf(t, s.c.Filter.IncludeUnpublished)
 	entry.HTML = r.Export.Dir() + "/index.html"
 	return nil
@@ -102,19 +86,14 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		name, ok := s.spooled[e.Key()]
+		ref, ok := s.kept[e.Key()]
 		if !ok {
 			continue
 		}
-		body, err := os.ReadFile(name)
+		t, _, err := s.bodies.load(ref)
 		if err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
-		rc, err := api.DecodeResolved(body)
-		if err != nil {
-			return fmt.Errorf("website: %s: %w", e.Dir(), err)
-		}
-		t := fetch.Normalize(e, rc, s.etags[e.Key()])
 		if !s.c.Filter.IncludeUnpublished {
 			t = t.PublishedOnly()
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
 )
@@ -118,17 +119,17 @@ func splitList(s string) []string {
 }
 
 type exportFlags struct {
-	api         apiFlags
-	sel         selectFlags
-	output      string
-	siteURL     string
-	theme       string
-	formats     string
-	paper       string
-	mdLayout    string
-	pub         publishFlags
-	maxRequests int64
-	progress    string
+	api      apiFlags
+	sel      selectFlags
+	output   string
+	siteURL  string
+	theme    string
+	formats  string
+	paper    string
+	mdLayout string
+	pub      publishFlags
+	sched    scheduleFlags
+	progress string
 }
 
 func newExportCommand(g *globals) *cobra.Command {
@@ -153,7 +154,7 @@ version, the rest were written.`,
 	f.registerOutput(cmd)
 	f.pub.register(cmd, true)
 	registerConfig(cmd)
-	cmd.Flags().Int64Var(&f.maxRequests, "max-requests", 0, "stop cleanly after this many requests (0: no limit)")
+	f.sched.register(cmd)
 	return cmd
 }
 
@@ -256,10 +257,9 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	if err := f.api.config(&c); err != nil {
 		return err
 	}
-	if f.maxRequests < 0 {
-		return usageErr(fmt.Errorf("--max-requests %d: want 0 or more", f.maxRequests))
+	if err := f.sched.config(&c, time.Now()); err != nil {
+		return err
 	}
-	c.MaxRequests = f.maxRequests
 	target, err := f.outputTarget(&c)
 	if err != nil {
 		return err
@@ -282,6 +282,10 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	st := s.Stats
 	fmt.Fprintf(g.stdout, "exported %d of %d trees to %s in %s (%d rendered, %d unchanged and carried over)\n",
 		s.Written+s.Reused, s.Planned, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused)
+	if sc := s.Schedule; sc != nil {
+		fmt.Fprintf(g.stdout, "trees %d: %d new, %d changed, %d revalidated (%s), %d unchanged served from the cache\n",
+			s.Planned, sc.Count(fresh.New), sc.Count(fresh.Changed), sc.Count(fresh.Due), revalidation(sc.Policy), sc.Count(fresh.Unchanged))
+	}
 	fmt.Fprintf(g.stdout, "requests %d: %d ok, %d not modified, %d rate limited, %d server errors, %d transport errors, %d cut short, %d retries\n",
 		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.CutShort, st.Retries)
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
@@ -296,7 +300,7 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 		fmt.Fprintf(g.stdout, "failed %s (%s): %v\n", fl.Export.Dir(), kept, fl.Err)
 	}
 	if s.NotFetched > 0 {
-		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests; run again to continue (the cache keeps what was fetched)\n", s.NotFetched)
+		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests or --deadline; the next run starts with them (what was fetched is kept)\n", s.NotFetched)
 	}
 }
 
@@ -307,4 +311,20 @@ func isTerminal(w any) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// revalidation describes a policy in a few words.
+func revalidation(p fresh.Policy) string {
+	if p.Mode == fresh.Rolling {
+		return "rolling, every tree within " + days(p.Window)
+	}
+	return p.Mode.String()
+}
+
+// days formats a window in days when it is a whole number of them.
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return d.String()
 }

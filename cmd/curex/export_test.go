@@ -96,7 +96,8 @@ func TestExportPlanWhoami(t *testing.T) {
 	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
 	out := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"export", "--base-url", url, "--output", out, "--cache-dir", t.TempDir(), "--progress", "plain", "--locales", "en,es"}, &stdout, &stderr); code != exitOK {
+	cache := t.TempDir()
+	if code := run(context.Background(), []string{"export", "--base-url", url, "--output", out, "--cache-dir", cache, "--progress", "plain", "--locales", "en,es"}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("export exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "exported 14 of 14 trees") {
@@ -109,13 +110,25 @@ func TestExportPlanWhoami(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout.Reset()
-	if code := run(context.Background(), []string{"plan", "--base-url", url, "--variants", "base,Texas"}, &stdout, &stderr); code != exitOK {
+	if code := run(context.Background(), []string{"plan", "--base-url", url, "--cache-dir", cache, "--variants", "base,Texas"}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("plan exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{"Algebra 1", "Texas", "es 86%", "12 trees to export"} {
+	// The export fetched the English and Spanish trees: the plan knows
+	// them, and only the Arabic and Japanese ones are new.
+	for _, want := range []string{"Algebra 1", "Texas", "es 86%",
+		"12 trees: 6 new, 0 changed, 0 due for revalidation (rolling, every tree within 7d), 6 unchanged (no request)",
+		"next run: 6 requests after the 6 of discovery", "fresh: every tree is current after the next run"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Fatalf("plan output lacks %q:\n%s", want, stdout.String())
 		}
+	}
+	// Under a budget too small for the run.
+	stdout.Reset()
+	if code := run(context.Background(), []string{"plan", "--base-url", url, "--cache-dir", cache, "--variants", "base,Texas", "--max-requests", "8"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("plan exit %d: %s", code, stderr.String())
+	}
+	if want := "fresh: the next run fetches 2 of 6; new and changed trees are all current after 3 run(s)"; !strings.Contains(stdout.String(), want) {
+		t.Fatalf("plan output lacks %q:\n%s", want, stdout.String())
 	}
 	stdout.Reset()
 	if code := run(context.Background(), []string{"whoami", "--base-url", url}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "Dana Okafor") {

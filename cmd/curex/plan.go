@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -30,17 +32,21 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if c.Filter, err = f.sel.filter(); err != nil {
 				return err
 			}
+			if err := f.sched.config(&c, time.Now()); err != nil {
+				return err
+			}
 			return runPlan(cmd.Context(), g, c)
 		},
 	}
 	f.api.register(cmd)
 	f.sel.register(cmd)
+	f.sched.register(cmd)
 	registerConfig(cmd)
 	return cmd
 }
 
 func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
-	p, limiter, err := exporter.Plan(ctx, c)
+	r, err := exporter.Plan(ctx, c)
 	if err != nil {
 		var ce *exporter.ConfigError
 		if errors.As(err, &ce) {
@@ -48,6 +54,7 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 		}
 		return err
 	}
+	p := r.Plan
 	w := tabwriter.NewWriter(g.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "token of %s (%s)\n\n", p.User.Name, p.User.OrganizationName)
 	trees := 0
@@ -82,8 +89,7 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "%d trees to export: %d requests after the %d of discovery; about %s under %s\n",
-		trees, trees, p.DiscoveryRequests, limiter.ETA(trees).Round(1e9), limiter.Limits())
+	printSchedule(g, c, r, trees)
 	for _, sk := range p.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
 	}
@@ -96,4 +102,69 @@ func variantNames(cp fetch.CurriculumPlan) []string {
 		out[i] = v.Name
 	}
 	return out
+}
+
+// printSchedule tells what the next run fetches and why, what it costs,
+// and when the whole organization will be fresh.
+func printSchedule(g *globals, c exporter.Config, r *exporter.PlanReport, trees int) {
+	sc, limiter := r.Schedule, r.Limiter
+	fetches := len(sc.Fetch)
+	fmt.Fprintf(g.stdout, "%d trees: %d new, %d changed, %d due for revalidation (%s), %d unchanged (no request)\n",
+		trees, sc.Count(fresh.New), sc.Count(fresh.Changed), sc.Count(fresh.Due), revalidation(sc.Policy), sc.Count(fresh.Unchanged))
+	eta := limiter.ETA(fetches)
+	hourly := hourlyLimit(limiter)
+	budget := ""
+	if hourly > 0 {
+		budget = fmt.Sprintf(", %.1f hours of budget", float64(fetches+r.Plan.DiscoveryRequests)/float64(hourly))
+	}
+	fmt.Fprintf(g.stdout, "next run: %d requests after the %d of discovery%s; about %s under %s\n",
+		fetches, r.Plan.DiscoveryRequests, budget, eta.Round(time.Second), limiter.Limits())
+	// What one run can afford.
+	perRun := -1 // no bound
+	if c.MaxRequests > 0 {
+		perRun = max(0, int(c.MaxRequests)-r.Plan.DiscoveryRequests)
+	}
+	if !c.Deadline.IsZero() {
+		n := affordable(limiter, time.Until(c.Deadline), fetches)
+		if perRun < 0 || n < perRun {
+			perRun = n
+		}
+	}
+	stale := sc.Count(fresh.New) + sc.Count(fresh.Changed)
+	switch {
+	case perRun < 0 || perRun >= fetches:
+		fmt.Fprintf(g.stdout, "fresh: every tree is current after the next run (about %s)\n", eta.Round(time.Second))
+	case perRun == 0:
+		fmt.Fprintln(g.stdout, "fresh: never; the budget (--max-requests, --deadline) leaves no request after discovery")
+	default:
+		runs := (stale + perRun - 1) / perRun
+		fmt.Fprintf(g.stdout, "fresh: the next run fetches %d of %d; new and changed trees are all current after %d run(s), the rest are revalidated in turn\n", perRun, fetches, max(1, runs))
+		if share := sc.Count(fresh.Due); perRun < share && stale == 0 {
+			fmt.Fprintf(g.stdout, "warning: a run affords %d requests, less than the %d due for revalidation: raise --max-requests or --deadline, or widen --revalidate-within\n", perRun, share)
+		}
+	}
+}
+
+// hourlyLimit returns the count of the limiter's one-hour limit (0: none).
+func hourlyLimit(l *fetch.Limiter) int {
+	for _, lim := range l.Limits() {
+		if lim.Window == time.Hour {
+			return lim.Count
+		}
+	}
+	return 0
+}
+
+// affordable returns how many of n requests the limiter lets leave within d.
+func affordable(l *fetch.Limiter, d time.Duration, n int) int {
+	lo, hi := 0, n
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if l.ETA(mid) <= d {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }

@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"time"
 )
@@ -112,6 +114,66 @@ func (c *Client) Resolved(ctx context.Context, id string, o ResolveOptions) (*Re
 		return nil, resp, err
 	}
 	return r, resp, nil
+}
+
+// ErrNotCached is returned, wrapped, by the Cached methods when the
+// Client's Cache holds no answer for the request.
+var ErrNotCached = errors.New("not in the cache")
+
+// CachedResolved returns what Resolved returned last time, from the
+// Client's Cache, without a request: the body stored with its ETag
+// (Response.NotModified is true, as for a 304). It returns an error
+// wrapping ErrNotCached when the Cache holds no such answer, and a
+// *DecodeError when the stored body no longer decodes.
+func (c *Client) CachedResolved(id string, o ResolveOptions) (*ResolvedCurriculum, *Response, error) {
+	path, etag, body, err := c.cachedResolved(id, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := new(ResolvedCurriculum)
+	if err := c.decode(http.MethodGet, path, "", body, r); err != nil {
+		return nil, nil, err
+	}
+	return r, &Response{StatusCode: http.StatusNotModified, ETag: etag, NotModified: true, Body: body}, nil
+}
+
+// CachedResolvedBody returns the raw body and ETag of the answer to
+// Resolved that the Client's Cache holds, without a request or decoding;
+// an error wraps ErrNotCached when it holds none.
+func (c *Client) CachedResolvedBody(id string, o ResolveOptions) (etag string, body []byte, err error) {
+	_, etag, body, err = c.cachedResolved(id, o)
+	return etag, body, err
+}
+
+// CachedResolvedETag returns the ETag of the answer to Resolved the
+// Client's Cache holds, and whether it holds one, without decoding it.
+func (c *Client) CachedResolvedETag(id string, o ResolveOptions) (string, bool) {
+	_, etag, _, err := c.cachedResolved(id, o)
+	return etag, err == nil
+}
+
+// Caches reports whether the Client has a Cache: every 2xx answer with an
+// ETag it returns is then in it.
+func (c *Client) Caches() bool { return c.cache != nil }
+
+func (c *Client) cachedResolved(id string, o ResolveOptions) (path, etag string, body []byte, err error) {
+	seg, err := escapeID("curriculum", id)
+	if err != nil {
+		return "", "", nil, err
+	}
+	req, err := c.NewRequest(context.Background(), "curricula/"+seg+"/resolved", o.query())
+	if err != nil {
+		return "", "", nil, err
+	}
+	path = requestPath(req)
+	if c.cache == nil {
+		return path, "", nil, fmt.Errorf("GET %s: %w (no cache)", path, ErrNotCached)
+	}
+	etag, body, ok := c.cache.Get(req.URL.RequestURI())
+	if !ok || etag == "" {
+		return path, "", nil, fmt.Errorf("GET %s: %w", path, ErrNotCached)
+	}
+	return path, etag, body, nil
 }
 
 // ResolvedNode returns one content node with inheritance and translation

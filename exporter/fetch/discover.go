@@ -56,6 +56,10 @@ type CurriculumPlan struct {
 	Locales  []api.Locale
 	// Exports are the selected variant × locale pairs.
 	Exports []model.Export
+	// Updated holds the updated_at of the curriculum and of each variant,
+	// by id, where the curricula list gives it (the alternate record
+	// shape does not).
+	Updated map[string]time.Time
 }
 
 // Skip is a variant × locale left out of the plan, with the reason.
@@ -110,9 +114,13 @@ func (e *FilterError) Error() string {
 	return fmt.Sprintf("%s: %q matches nothing (available: %s)", e.Flag, e.Value, avail)
 }
 
-// Discover verifies the token and lists what the filter selects: curricula
-// (following the server's pagination), their variants and locales. It sends
-// 1 + pages + 2 × curricula requests.
+// Discover verifies the token and lists what the filter selects: base
+// curricula (following the server's pagination), their variants and
+// locales. Variants, with their updated_at, come from the curricula list
+// without root_only, a few pages for the whole organization; only
+// curricula whose records do not tell their variants (the alternate shape
+// has no parent_id) cost a /variants request. It sends 1 + pages +
+// curricula + (curricula of the alternate shape) requests.
 func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (*Plan, error) {
 	p := &Plan{}
 	call := func(what string, fn func(ctx context.Context) error) error {
@@ -160,29 +168,22 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 	}
 	p.DiscoveryRequests++
 
-	var bases []api.Curriculum
 	status := "published"
 	if f.IncludeUnpublished {
 		status = ""
 	}
-	for page := 1; ; page++ {
-		var pg *api.CurriculumPage
-		if err := call(fmt.Sprintf("list curricula (page %d)", page), func(ctx context.Context) error {
-			var err error
-			pg, _, err = c.ListCurricula(ctx, api.ListOptions{Page: page, PerPage: ListPageSize, RootOnly: true, Status: status})
-			return err
-		}); err != nil {
-			return nil, err
-		}
-		bases = append(bases, pg.Curricula...)
-		per := pg.PerPage
-		if per <= 0 {
-			per = len(pg.Curricula)
-		}
-		if len(pg.Curricula) == 0 || per == 0 || page*per >= pg.TotalCount {
-			break
-		}
+	bases, err := listAll(ctx, c, call, "list curricula", api.ListOptions{RootOnly: true, Status: status})
+	if err != nil {
+		return nil, err
 	}
+	// Every record of the organization, variants included, with no status
+	// filter (a variant is exported whatever its own status, as /variants
+	// lists it).
+	records, err := listAll(ctx, c, call, "list curricula and variants", api.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	fam := families(records, bases)
 	if len(f.Curricula) > 0 {
 		var picked []api.Curriculum
 		for _, id := range f.Curricula {
@@ -195,54 +196,89 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 		bases = picked
 	}
 
-	// Variants and locales of every curriculum, a few at a time: the
-	// limiter sets the pace, concurrency hides latency.
+	// Variants from the records where they tell (full shape: parent_id),
+	// then locales of every curriculum and the variants of the others, a
+	// few at a time: the limiter sets the pace, concurrency hides latency.
 	slugs := slug.Assign(items(bases))
 	p.Curricula = make([]CurriculumPlan, len(bases))
+	for i, b := range bases {
+		p.Curricula[i] = CurriculumPlan{Curriculum: b, Slug: slugs[b.ID], Updated: map[string]time.Time{}}
+		if r, ok := fam.byID[b.ID]; ok && !r.UpdatedAt.IsZero() {
+			p.Curricula[i].Updated[b.ID] = r.UpdatedAt
+		} else if !b.UpdatedAt.IsZero() {
+			p.Curricula[i].Updated[b.ID] = b.UpdatedAt
+		}
+	}
 	var mu sync.Mutex
 	// A 403 for one curriculum (the token lost access to it after the
 	// listing, or never had it) leaves that curriculum out instead of
 	// failing the run: the others are exported, it keeps its previous
 	// output, and the run is partial.
 	forbidden := map[string]error{}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(DiscoveryConcurrency)
-	for i, b := range bases {
-		p.Curricula[i] = CurriculumPlan{Curriculum: b, Slug: slugs[b.ID]}
-		cp := &p.Curricula[i]
-		for _, what := range []string{"variants", "locales"} {
-			g.Go(func() error {
-				err := retry.Do(gctx, func(ctx context.Context) error {
-					if what == "variants" {
-						vl, _, err := c.Variants(ctx, b.ID)
-						if err == nil {
-							cp.Variants = vl.Variants
-						}
-						return err
-					}
-					ll, _, err := c.Locales(ctx, b.ID)
+	ask := func(g *errgroup.Group, gctx context.Context, cp *CurriculumPlan, what string) {
+		b := cp.Curriculum
+		g.Go(func() error {
+			err := retry.Do(gctx, func(ctx context.Context) error {
+				if what == "variants" {
+					vl, _, err := c.Variants(ctx, b.ID)
 					if err == nil {
-						cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
+						cp.Variants = vl.Variants
 					}
 					return err
-				})
-				if err != nil {
-					err = fmt.Errorf("%s of %s: %w", what, b.ID, err)
-					if !errors.Is(err, api.ErrForbidden) {
-						return err
-					}
-					mu.Lock()
-					if forbidden[b.ID] == nil {
-						forbidden[b.ID] = err
-					}
-					mu.Unlock()
-					return nil
+				}
+				ll, _, err := c.Locales(ctx, b.ID)
+				if err == nil {
+					cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
+				}
+				return err
+			})
+			if err != nil {
+				err = fmt.Errorf("%s of %s: %w", what, b.ID, err)
+				if !errors.Is(err, api.ErrForbidden) {
+					return err
 				}
 				mu.Lock()
-				p.DiscoveryRequests++
+				if forbidden[b.ID] == nil {
+					forbidden[b.ID] = err
+				}
 				mu.Unlock()
 				return nil
-			})
+			}
+			mu.Lock()
+			p.DiscoveryRequests++
+			mu.Unlock()
+			return nil
+		})
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(DiscoveryConcurrency)
+	for i := range p.Curricula {
+		cp := &p.Curricula[i]
+		if vs, ok := fam.variants(cp.Curriculum); ok {
+			cp.Variants = vs
+			for _, v := range vs {
+				if t := fam.byID[v.ID].UpdatedAt; !t.IsZero() {
+					cp.Updated[v.ID] = t
+				}
+			}
+		} else {
+			ask(g, gctx, cp, "variants")
+		}
+		ask(g, gctx, cp, "locales")
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// Records that no curriculum's variants account for (alternate-shape
+	// variants of a full-shape curriculum, say): the records cannot be
+	// trusted to tell the variants, so ask every curriculum.
+	if fam.unexplained(p.Curricula) {
+		g, gctx = errgroup.WithContext(ctx)
+		g.SetLimit(DiscoveryConcurrency)
+		for i := range p.Curricula {
+			if cp := &p.Curricula[i]; fam.derived[cp.Curriculum.ID] {
+				ask(g, gctx, cp, "variants")
+			}
 		}
 	}
 	if err := g.Wait(); err != nil {
@@ -263,6 +299,111 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 		return nil, err
 	}
 	return p, nil
+}
+
+// listAll reads every page of the curricula list, following total_count
+// and the per_page the server actually used.
+func listAll(ctx context.Context, c *api.Client, call func(string, func(context.Context) error) error, what string, opts api.ListOptions) ([]api.Curriculum, error) {
+	var out []api.Curriculum
+	opts.PerPage = ListPageSize
+	for page := 1; ; page++ {
+		var pg *api.CurriculumPage
+		opts.Page = page
+		if err := call(fmt.Sprintf("%s (page %d)", what, page), func(ctx context.Context) error {
+			var err error
+			pg, _, err = c.ListCurricula(ctx, opts)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		out = append(out, pg.Curricula...)
+		per := pg.PerPage
+		if per <= 0 {
+			per = len(pg.Curricula)
+		}
+		if len(pg.Curricula) == 0 || per == 0 || page*per >= pg.TotalCount {
+			return out, nil
+		}
+	}
+}
+
+// family tells the variants of each base curriculum from the records of
+// the curricula list: a full-shape record names its parent.
+type family struct {
+	records []api.Curriculum
+	byID    map[string]api.Curriculum
+	bases   map[string]bool
+	// derived holds the bases whose variants were read from the records.
+	derived map[string]bool
+}
+
+func families(records, bases []api.Curriculum) *family {
+	f := &family{records: records, byID: map[string]api.Curriculum{}, bases: map[string]bool{}, derived: map[string]bool{}}
+	for _, r := range records {
+		f.byID[r.ID] = r
+	}
+	for _, b := range bases {
+		f.bases[b.ID] = true
+	}
+	return f
+}
+
+// root follows id's parents to the base curriculum; ok is false when a
+// record on the way does not tell its parent or the chain breaks.
+func (f *family) root(id string) (base string, depth int, ok bool) {
+	for steps := 0; steps <= len(f.byID); steps++ {
+		r, found := f.byID[id]
+		switch {
+		case !found && f.bases[id]:
+			return id, depth, true
+		case !found || r.Shape != api.ShapeFull:
+			return "", 0, false
+		case r.ParentID == "":
+			return id, depth, !r.IsVariant
+		}
+		id, depth = r.ParentID, depth+1
+	}
+	return "", 0, false // a cycle
+}
+
+// variants returns b's variants, direct and nested, in the list's order,
+// when b's records tell them.
+func (f *family) variants(b api.Curriculum) ([]api.Variant, bool) {
+	if b.Shape != api.ShapeFull {
+		return nil, false
+	}
+	out := []api.Variant{}
+	for _, r := range f.records {
+		if r.ParentID == "" || r.Shape != api.ShapeFull {
+			continue
+		}
+		if base, depth, ok := f.root(r.ID); ok && base == b.ID {
+			out = append(out, api.Variant{ID: r.ID, Name: r.Name, Description: r.Description, ParentID: r.ParentID, Depth: depth, NodeCount: r.NodeCount})
+		}
+	}
+	f.derived[b.ID] = true
+	return out, true
+}
+
+// unexplained reports records that are neither a base curriculum nor a
+// variant the plan knows of.
+func (f *family) unexplained(cs []CurriculumPlan) bool {
+	known := map[string]bool{}
+	for _, cp := range cs {
+		for _, v := range cp.Variants {
+			known[v.ID] = true
+		}
+	}
+	for id := range f.byID {
+		if f.bases[id] || known[id] {
+			continue
+		}
+		if _, _, ok := f.root(id); ok {
+			continue // a variant of a base the filter left out, or a base
+		}
+		return true
+	}
+	return false
 }
 
 func curriculumIDs(cs []api.Curriculum) []string {

@@ -273,7 +273,15 @@ func (c *DiskCache) Verify() (good int, bad []string, err error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || strings.Contains(d.Name(), ".tmp-") {
+		if d.IsDir() {
+			// Entries live in the 256 folders 00 to ff; other folders
+			// (state/, a publishing copy) hold no entry.
+			if p != c.dir && (filepath.Dir(p) != c.dir || !isHexByte(d.Name())) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if filepath.Dir(p) == c.dir || strings.Contains(d.Name(), ".tmp-") {
 			return nil
 		}
 		data, _, err := readEntryFile(p)
@@ -294,4 +302,18 @@ func (c *DiskCache) Verify() (good int, bad []string, err error) {
 		return good, bad, fmt.Errorf("cache: verify: %w", err)
 	}
 	return good, bad, nil
+}
+
+// isHexByte reports whether name is two lower-case hex digits, the name of
+// an entry folder.
+func isHexByte(name string) bool {
+	if len(name) != 2 {
+		return false
+	}
+	for _, r := range name {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false
+		}
+	}
+	return true
 }

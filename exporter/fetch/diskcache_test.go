@@ -329,6 +329,17 @@ func TestDiskCacheVerify(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Folders beside the entries (the run state, a publishing copy) hold
+	// no entries.
+	for _, f := range []string{"state/state.json", "state/journal.jsonl", "publish/x/index.html", "README"} {
+		p := filepath.Join(c.Dir(), filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("not an entry"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if good, bad, err := c.Verify(); err != nil || good != 3 || len(bad) != 0 {
 		t.Fatalf("Verify = %d, %v, %v; want 3 good entries", good, bad, err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,8 +22,15 @@ type Result struct {
 	// Body is the raw /resolved body, kept for rebuilding from the cache.
 	Body []byte
 	// NotModified is true when the server answered 304 and the cached
-	// body was used.
+	// body was used, and when the tree was served from the cache.
 	NotModified bool
+	// FromCache is true when the tree was served from the cache with no
+	// request (Fetcher.Skip and Fetcher.Fallback).
+	FromCache bool
+	// Shallow is true for a tree served from the cache whose body was
+	// not read yet: Tree holds only the export and the ETag, Body is nil.
+	// Fetcher.Fill reads the rest.
+	Shallow bool
 	// Err is why the tree could not be fetched, after retries.
 	Err error
 }
@@ -32,6 +41,12 @@ type Fetcher struct {
 	Client      *api.Client
 	Retry       RetryPolicy
 	Concurrency int
+	// Skip holds the keys (model.Export.Key) of trees to serve from the
+	// client's cache with no request.
+	Skip map[string]bool
+	// Fallback holds the keys of trees to serve from the cache when the
+	// request budget runs out before their turn.
+	Fallback map[string]bool
 }
 
 // ErrFatal wraps errors that stop a whole run: the token was rejected
@@ -39,33 +54,163 @@ type Fetcher struct {
 var ErrFatal = errors.New("run stopped")
 
 // Fetch fetches every export and calls each with its result, one call at
-// a time, in completion order. A tree that fails after its retries is
-// reported through Result.Err and the run goes on. Fetch stops early, and
-// returns an error, when ctx ends, when each returns an error, or when a
-// request shows the run cannot go on (401, budget used up); trees not
-// fetched then get no call.
+// a time, in completion order. Trees in Skip are served from the cache by
+// one goroutine beside the fetching ones (a tree the cache lost is
+// fetched after all). A tree that fails after its retries is reported
+// through Result.Err and the run goes on. Fetch stops early, and returns an
+// error, when ctx ends, when each returns an error, or when a request
+// shows the run cannot go on (401, budget used up); trees not fetched then
+// get no call, but for those in Skip and Fallback after a budget stop,
+// which are served from the cache first.
 func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(Result) error) error {
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, f.Concurrency))
-	var mu sync.Mutex
-	for _, e := range exports {
-		if ctx.Err() != nil {
-			break
-		}
-		g.Go(func() error {
-			r := f.one(ctx, e)
-			if r.Err != nil && fatal(r.Err) {
-				return fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
-			}
-			if r.Err != nil && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			return each(r)
-		})
+	var (
+		mu        sync.Mutex
+		delivered = map[string]bool{}
+		budget    error // the budget ran out: requests stop, the cache goes on
+	)
+	deliver := func(r Result) error {
+		mu.Lock()
+		defer mu.Unlock()
+		delivered[r.Export.Key()] = true
+		return each(r)
 	}
-	return g.Wait()
+	var network, cached []model.Export
+	for _, e := range exports {
+		if f.Skip[e.Key()] {
+			cached = append(cached, e)
+		} else {
+			network = append(network, e)
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	// A budget stop lets the requests in flight finish (the server has
+	// counted them) and launches no more.
+	var stopped atomic.Bool
+	var lost []model.Export // in Skip, but the cache no longer has them
+	g.Go(func() error {
+		for _, e := range cached {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			r := f.cached(e)
+			if r.Err != nil {
+				mu.Lock()
+				lost = append(lost, e)
+				mu.Unlock()
+				continue
+			}
+			if err := deliver(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	workers, _ := errgroup.WithContext(gctx)
+	workers.SetLimit(max(1, f.Concurrency))
+	fetchOne := func(e model.Export) error {
+		if stopped.Load() {
+			return nil
+		}
+		r := f.one(gctx, e)
+		if r.Err != nil && errors.Is(r.Err, ErrBudget) {
+			mu.Lock()
+			if budget == nil {
+				budget = fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
+			}
+			mu.Unlock()
+			stopped.Store(true)
+			return nil
+		}
+		if r.Err != nil && fatal(r.Err) {
+			return fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
+		}
+		if r.Err != nil && gctx.Err() != nil {
+			return gctx.Err()
+		}
+		return deliver(r)
+	}
+	g.Go(func() error {
+		for _, e := range network {
+			if gctx.Err() != nil || stopped.Load() {
+				break
+			}
+			workers.Go(func() error { return fetchOne(e) })
+		}
+		if err := workers.Wait(); err != nil {
+			return err
+		}
+		// Trees the cache lost are fetched after all.
+		g2, _ := errgroup.WithContext(gctx)
+		g2.SetLimit(max(1, f.Concurrency))
+		mu.Lock()
+		again := slices.Clone(lost)
+		mu.Unlock()
+		for _, e := range again {
+			if gctx.Err() != nil || stopped.Load() {
+				break
+			}
+			g2.Go(func() error { return fetchOne(e) })
+		}
+		return g2.Wait()
+	})
+	err := g.Wait()
+	if err == nil && ctx.Err() == nil && budget != nil {
+		// The budget ran out: what may come from the cache does.
+		for _, e := range exports {
+			if delivered[e.Key()] || !(f.Skip[e.Key()] || f.Fallback[e.Key()]) {
+				continue
+			}
+			if r := f.cached(e); r.Err == nil {
+				if err := deliver(r); err != nil {
+					return err
+				}
+			}
+		}
+		return budget
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// cached serves e's tree from the client's cache, with no request and
+// without decoding it: a Shallow result.
+func (f *Fetcher) cached(e model.Export) Result {
+	r := Result{Export: e, FromCache: true, NotModified: true, Shallow: true}
+	etag, ok := f.Client.CachedResolvedETag(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.Locale})
+	if !ok {
+		r.Err = fmt.Errorf("%s %s: %w", e.CurriculumID, describe(e), api.ErrNotCached)
+		return r
+	}
+	r.Tree = &model.Tree{Export: e, ETag: etag}
+	return r
+}
+
+// Fill reads the body of a Shallow result from the client's cache and
+// returns the whole result; other results are returned as they are.
+func (f *Fetcher) Fill(r Result) Result {
+	if !r.Shallow {
+		return r
+	}
+	e := r.Export
+	full := Result{Export: e, FromCache: true, NotModified: true}
+	rc, resp, err := f.Client.CachedResolved(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.Locale})
+	if err == nil && resp.ETag != r.Tree.ETag {
+		err = fmt.Errorf("%s %s: the cached answer changed during the run", e.CurriculumID, describe(e))
+	}
+	if err == nil {
+		if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
+			err = &TreeTooDeepError{Levels: d}
+		}
+	}
+	if err != nil {
+		full.Err = err
+		return full
+	}
+	full.Tree = Normalize(e, rc, resp.ETag)
+	full.Body = resp.Body
+	return full
 }
 
 func (f *Fetcher) one(ctx context.Context, e model.Export) Result {

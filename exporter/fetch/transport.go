@@ -1,16 +1,28 @@
 package fetch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
 // ErrBudget is returned by Transport.RoundTrip, without sending anything,
 // once MaxRequests attempts have been sent.
 var ErrBudget = errors.New("request budget (--max-requests) used up")
+
+// ErrDeadline is returned by Transport.RoundTrip, without sending
+// anything, once the run's deadline has come. errors.Is(ErrDeadline,
+// ErrBudget) is true: a run treats both alike.
+var ErrDeadline error = deadlineError{}
+
+type deadlineError struct{}
+
+func (deadlineError) Error() string        { return "the run's deadline (--deadline) has come" }
+func (deadlineError) Is(target error) bool { return target == ErrBudget }
 
 // Transport is the http.RoundTripper every API request goes through: it
 // waits for the Limiter before each attempt (retries included, since each
@@ -32,6 +44,9 @@ type Transport struct {
 	// MaxRequests bounds the attempts sent; 0 means unlimited. Past it,
 	// RoundTrip returns ErrBudget without sending.
 	MaxRequests int64
+	// Deadline, when not zero, is when sending stops: a request that
+	// would wait for the Limiter past it is not sent (ErrDeadline).
+	Deadline time.Time
 
 	sent atomic.Int64
 }
@@ -45,14 +60,28 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else if t.MaxRequests <= 0 {
 		t.sent.Add(1)
 	}
+	if !t.Deadline.IsZero() && !time.Now().Before(t.Deadline) {
+		t.sent.Add(-1)
+		closeBody(req)
+		return nil, ErrDeadline
+	}
 	var ticket Ticket
 	if t.Limiter != nil {
 		resume := holdAttempt(req.Context())
-		tk, err := t.Limiter.Acquire(req.Context())
+		actx := req.Context()
+		if !t.Deadline.IsZero() {
+			var cancel context.CancelFunc
+			actx, cancel = context.WithDeadline(actx, t.Deadline)
+			defer cancel()
+		}
+		tk, err := t.Limiter.Acquire(actx)
 		resume()
 		if err != nil {
 			t.sent.Add(-1) // nothing was sent
 			closeBody(req)
+			if req.Context().Err() == nil && actx.Err() != nil {
+				return nil, ErrDeadline
+			}
 			return nil, err
 		}
 		ticket = tk

@@ -474,3 +474,50 @@ func TestTransportCountsBodiesCutShort(t *testing.T) {
 		t.Errorf("stats %+v, want 1 ok and 1 cut short", got)
 	}
 }
+
+// TestTransportDeadline: past the deadline nothing is sent, and a request
+// that would wait for the limiter past it is not sent either; both are
+// fetch.ErrDeadline, which a run treats as fetch.ErrBudget. A request that fits before
+// the deadline goes.
+func TestTransportDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var sent int
+		base := roundTripFunc(func(*http.Request) (*http.Response, error) {
+			sent++
+			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: http.NoBody}, nil
+		})
+		limits, err := ratelimit.Parse("2/1m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := &fetch.Transport{Base: base, Limiter: fetch.NewLimiter(fetch.LimiterOptions{Limits: limits}), Deadline: time.Now().Add(30 * time.Second)}
+		get := func() error {
+			req, _ := http.NewRequest(http.MethodGet, "http://localhost/api/v1/me", nil)
+			resp, err := tr.RoundTrip(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			return err
+		}
+		for range 2 {
+			if err := get(); err != nil {
+				t.Fatalf("a request within the limit and the deadline: %v", err)
+			}
+		}
+		start := time.Now()
+		err = get() // the limiter would hold it for a minute
+		if !errors.Is(err, fetch.ErrDeadline) || !errors.Is(err, fetch.ErrBudget) {
+			t.Fatalf("err = %v, want fetch.ErrDeadline (and fetch.ErrBudget)", err)
+		}
+		if waited := time.Since(start); waited > 30*time.Second {
+			t.Errorf("waited %v, past the deadline", waited)
+		}
+		time.Sleep(time.Minute)
+		if err := get(); !errors.Is(err, fetch.ErrDeadline) {
+			t.Errorf("after the deadline: err = %v, want fetch.ErrDeadline", err)
+		}
+		if sent != 2 || tr.Sent() != 2 {
+			t.Errorf("sent %d (Sent %d), want 2", sent, tr.Sent())
+		}
+	})
+}

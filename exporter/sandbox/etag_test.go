@@ -108,7 +108,6 @@ func TestETagAfterEdit(t *testing.T) {
 	}
 	same := []string{
 		"/api/v1/me",
-		"/api/v1/curricula/b1/resolved?locale=es", // u1 is translated
 		"/api/v1/curricula/b1/locales",
 		"/api/v1/content_nodes/l1",
 	}
@@ -120,6 +119,7 @@ func TestETagAfterEdit(t *testing.T) {
 		}
 		before[target] = rec.Header().Get("ETag")
 	}
+	edited := h.Index().Curriculum("b1").UpdatedAt
 	if err := h.Edit(func(ds *dataset.Dataset) error {
 		ds.Curricula[0].Nodes[0].Title = "Unit one, revised"
 		return nil
@@ -148,6 +148,15 @@ func TestETagAfterEdit(t *testing.T) {
 		if rec := get(t, h, target, tokA, "If-None-Match", before[target]); rec.Code != http.StatusNotModified {
 			t.Errorf("%s: unchanged content, status %d, want 304", target, rec.Code)
 		}
+	}
+	// u1 is translated into Spanish, so its Spanish title stays; but the
+	// edit moved the curriculum's updated_at, and with it resolved_at.
+	es := "/api/v1/curricula/b1/resolved?locale=es"
+	if rec := get(t, h, es, tokA, "If-None-Match", before[es]); rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), "Unit one, revised") {
+		t.Errorf("%s after the edit: status %d, want 200 with the translated title", es, rec.Code)
+	}
+	if got := h.Index().Curriculum("b1").UpdatedAt; !got.After(edited) {
+		t.Errorf("updated_at of b1 after the edit: %v, want after %v", got, edited)
 	}
 
 	// A failing or invalid edit changes nothing.

@@ -1,0 +1,94 @@
+package exporter
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/model"
+)
+
+// bodies keeps the raw /resolved bodies of a run's trees for a later
+// phase (the website's second phase, carried-over curricula): a body the
+// ETag cache holds (a 304, a tree served from the cache, a 200 with an
+// ETag) is read back from the cache, so an unchanged night writes no copy
+// of it; any other is spooled to a temporary folder.
+type bodies struct {
+	client *api.Client
+
+	mu    sync.Mutex
+	spool string
+	n     int
+}
+
+// bodyRef names a kept body.
+type bodyRef struct {
+	export model.Export
+	etag   string
+	file   string // the spooled copy, or "" when the cache holds it
+}
+
+func (b *bodies) put(r fetch.Result) (bodyRef, error) {
+	ref := bodyRef{export: r.Export}
+	if r.Tree != nil {
+		ref.etag = r.Tree.ETag
+	}
+	if ref.etag != "" && (r.NotModified || r.FromCache || b.client.Caches()) {
+		return ref, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.spool == "" {
+		dir, err := os.MkdirTemp("", "curex-spool-")
+		if err != nil {
+			return ref, fmt.Errorf("spool: %w", err)
+		}
+		b.spool = dir
+	}
+	ref.file = filepath.Join(b.spool, strconv.Itoa(b.n)+".json")
+	b.n++
+	if err := os.WriteFile(ref.file, r.Body, 0o600); err != nil {
+		return ref, fmt.Errorf("spool %s: %w", r.Export.Dir(), err)
+	}
+	return ref, nil
+}
+
+func (b *bodies) get(ref bodyRef) ([]byte, error) {
+	if ref.file != "" {
+		return os.ReadFile(ref.file)
+	}
+	etag, body, err := b.client.CachedResolvedBody(ref.export.CurriculumID, resolveOptions(ref.export))
+	if err != nil {
+		return nil, err
+	}
+	if etag != ref.etag {
+		return nil, fmt.Errorf("%s: the cached answer changed during the run (ETag %s, was %s)", ref.export.Dir(), etag, ref.etag)
+	}
+	return body, nil
+}
+
+// load returns the kept tree of ref, decoded and normalized.
+func (b *bodies) load(ref bodyRef) (*model.Tree, []byte, error) {
+	body, err := b.get(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	rc, err := api.DecodeResolved(body)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", ref.export.Dir(), err)
+	}
+	return fetch.Normalize(ref.export, rc, ref.etag), body, nil
+}
+
+func (b *bodies) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.spool != "" {
+		_ = os.RemoveAll(b.spool)
+		b.spool = ""
+	}
+}
