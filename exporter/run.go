@@ -315,6 +315,13 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	changed, err := newChangeLog(&c, prev, formats.date)
+	if err != nil {
+		return nil, err
+	}
+	if site != nil {
+		site.changes = changed
+	}
 	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback}
 	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) error {
 		done[r.Export.Key()] = true
@@ -335,7 +342,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return nil
 		}
-		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
+		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
 		if err != nil {
 			return err
 		}
@@ -411,7 +418,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		if err != nil {
 			return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
-		entry, err := writeExport(ctx, w, &c, formats, r.Tree)
+		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
 		if err != nil {
 			return nil, err
 		}
@@ -463,6 +470,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err := fr.commit(); err != nil {
 		return nil, err
 	}
+	if err := changed.prune(m); err != nil {
+		return nil, err
+	}
 	sum.Files = len(m.Files)
 	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
 	sum.Stats = s.stats.Snapshot()
@@ -471,14 +481,18 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	return sum, nil
 }
 
-// writeExport renders one tree in every selected format but the website.
-func writeExport(ctx context.Context, w *output.Writer, c *Config, f *treeFormats, t *model.Tree) (output.ManifestExport, error) {
+// writeExport renders one tree in every selected format but the website,
+// and its changes.json.
+func writeExport(ctx context.Context, w *output.Writer, c *Config, f *treeFormats, log *changeLog, t *model.Tree) (output.ManifestExport, error) {
 	if !c.Filter.IncludeUnpublished {
 		t = t.PublishedOnly()
 	}
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
-	return entry, f.write(ctx, w, t, &entry)
+	if err := f.write(ctx, w, t, &entry); err != nil {
+		return entry, err
+	}
+	return entry, log.record(w, t, &entry)
 }
 
 func manifestEntry(e model.Export, chain []string, etag string, nodes int) output.ManifestExport {

@@ -336,6 +336,13 @@ func TestIncrementalExport(t *testing.T) {
 		t.Errorf("incremental output has %d files, a full export %d", len(got), len(want))
 	}
 	for p, b := range want {
+		// What changed is history: the full export has none. Those files
+		// (and the manifest, which lists their sums) are compared in
+		// TestWhatChanged.
+		switch base := filepath.Base(p); {
+		case base == "changes.json", base == "feed.xml", base == "whats-new.html", base == "manifest.json":
+			continue
+		}
 		if got[filepath.Join(out, strings.TrimPrefix(p, full.Output))] != b {
 			t.Errorf("%s differs between the incremental and a full export", strings.TrimPrefix(p, full.Output))
 		}

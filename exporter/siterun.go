@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
@@ -21,6 +22,8 @@ type siteRun struct {
 	c        *Config
 	renderer *html.Renderer
 	bodies   *bodies
+	// changes holds the histories of the trees rendered this run.
+	changes *changeLog
 
 	mu       sync.Mutex
 	outlines outlines
@@ -57,6 +60,9 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	s.kept[r.Export.Key()] = ref
 	s.outlines[r.Export.Dir()] = html.OutlineOf(t, s.c.Filter.IncludeUnpublished)
 	entry.HTML = r.Export.Dir() + "/index.html"
+	if s.changes != nil {
+		entry.Feed = r.Export.Dir() + "/feed.xml"
+	}
 	return nil
 }
 
@@ -82,6 +88,14 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 		return nil
 	}
 	site := buildSite(s.c, plan, exported)
+	if s.changes != nil {
+		site.Changes = map[string]*changes.History{}
+		for _, e := range exports {
+			if h := s.changes.history(e.Key()); h != nil {
+				site.Changes[e.Dir()] = h
+			}
+		}
+	}
 	for _, e := range exports {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -33,6 +33,7 @@ var pages = []struct{ name, path string }{
 	{"rtl-node", "algebra-1/houston-isd/ar/alg-u1-l1/index.html"},
 	{"rtl-fallback-node", "algebra-1/houston-isd/ar/alg-hou-l1/index.html"},
 	{"landing", "algebra-1/index.html"},
+	{"whats-new", "algebra-1/texas/es/whats-new.html"},
 	{"handbook", "algebra-1/houston-isd/ja/handbook.html"},
 	{"rtl-handbook", "algebra-1/houston-isd/ar/handbook.html"},
 }

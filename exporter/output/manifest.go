@@ -45,6 +45,10 @@ type ManifestExport struct {
 	Handbook       string   `json:"handbook,omitempty"`
 	// PDF is the printed handbook (--formats pdf).
 	PDF string `json:"pdf,omitempty"`
+	// Changes is the export's changes.json: what changed at each export.
+	Changes string `json:"changes,omitempty"`
+	// Feed is its Atom feed of changes (with the website).
+	Feed string `json:"feed,omitempty"`
 	// RenderKey identifies everything besides the tree that shaped the
 	// export's files (program, formats, theme, options, its curriculum's
 	// variants and locales): a run whose key and ETag match may carry the

@@ -39,6 +39,7 @@ func CacheControl(rel string) string {
 		rel == output.ManifestName,
 		rel == "robots.txt",
 		strings.HasPrefix(base, "sitemap") && ext == ".xml",
+		base == "feed.xml" || base == "changes.json", // what changed: follows every export
 		base == "search.json" || base == "search-index.js":
 		return CacheShort
 	}

@@ -19,6 +19,8 @@ func TestHeadersPerKind(t *testing.T) {
 		{"algebra-1/base/en/handbook.html", "text/html; charset=utf-8", CacheShort, true},
 		{"manifest.json", "application/json", CacheShort, true},
 		{"sitemap.xml", "application/xml; charset=utf-8", CacheShort, true},
+		{"algebra-1/base/en/feed.xml", "application/atom+xml; charset=utf-8", CacheShort, true},
+		{"bundles/algebra-1/base/en/changes.json", "application/json", CacheShort, true},
 		{"robots.txt", "text/plain; charset=utf-8", CacheShort, true},
 		{"algebra-1/base/en/search.json", "application/json", CacheShort, true},
 		{"algebra-1/base/en/search-index.js", "text/javascript; charset=utf-8", CacheShort, true},

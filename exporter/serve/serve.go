@@ -56,6 +56,9 @@ var contentTypes = map[string]string{
 // ContentType returns the Content-Type served for a file name, and
 // "application/octet-stream" for an unknown extension.
 func ContentType(name string) string {
+	if path.Base(name) == "feed.xml" { // the Atom feeds of changes
+		return "application/atom+xml; charset=utf-8"
+	}
 	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
 		return t
 	}

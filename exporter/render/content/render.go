@@ -271,12 +271,12 @@ func inlineText(b *strings.Builder, source []byte, n ast.Node) {
 // tokenise runs the lexer, again when the result holds error tokens. Chroma
 // gives every regular-expression match 250 ms of wall-clock time and
 // reports a timed-out match as an error token, so on a loaded machine the
-// same code could highlight differently from run to run. A second or third
-// pass settles it; code with real syntax errors costs three passes and
-// keeps its error tokens.
+// same code could highlight differently from run to run. Another pass
+// settles it; code with real syntax errors costs five passes and keeps its
+// error tokens.
 func tokenise(lexer chroma.Lexer, code string) (chroma.Iterator, error) {
 	var tokens []chroma.Token
-	for range 3 {
+	for range 5 {
 		it, err := lexer.Tokenise(nil, code)
 		if err != nil {
 			return nil, err

@@ -10,8 +10,8 @@ import (
 // contract: a theme's templates may use any of them. Links are relative to
 // the page (or, on the 404 page only, rooted at "/" or the site URL).
 type Page struct {
-	// Kind is "catalog", "curriculum", "toc", "node" or "notfound"; it is
-	// also the class of <body>.
+	// Kind is "catalog", "curriculum", "toc", "node", "whatsnew" or
+	// "notfound"; it is also the class of <body>.
 	Kind string
 	// Path is the page's file relative to the output root.
 	Path string
@@ -44,6 +44,12 @@ type Page struct {
 	// Downloads are the other forms of this variant × locale (contents
 	// page): handbook, PDF, Markdown and JSON bundles.
 	Downloads []Download
+	// WhatsNew links the "What's new" page and Feed the Atom feed of the
+	// variant × locale (contents and "What's new" pages; empty when no
+	// history is kept).
+	WhatsNew, Feed string
+	// Changes is the history of a "What's new" page.
+	Changes *ChangesView
 	// Catalog lists the curricula (catalog page).
 	Catalog []CatalogEntry
 	// Landing is the variant × locale matrix (curriculum page).
@@ -214,4 +220,33 @@ type Download struct {
 	Type, Label string
 	// Kind names the form for styling: handbook, pdf, markdown, json.
 	Kind string
+}
+
+// ChangesView is what changed in a variant × locale, newest first.
+type ChangesView struct {
+	Entries []ChangeEntry
+}
+
+// ChangeEntry is one export's changes.
+type ChangeEntry struct {
+	// Anchor is the entry's id on the page (the feed links to it).
+	Anchor string
+	// Date is the day (2006-01-02) and DateTime the full time (RFC 3339).
+	Date, DateTime string
+	// Title counts the changes ("3 changes").
+	Title  string
+	Groups []ChangeGroup
+}
+
+// ChangeGroup is one kind of change ("Added", "Retitled", ...).
+type ChangeGroup struct {
+	Kind, Label string
+	Items       []ChangeItem
+}
+
+// ChangeItem is a node that changed: its title, its page (none for a
+// removed node), a note ("was …", "from … to …"), and the language of its
+// title when it is not the page's (a node shown in fallback language).
+type ChangeItem struct {
+	Title, Href, Note, Lang string
 }

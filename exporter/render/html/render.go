@@ -31,7 +31,7 @@ type Options struct {
 
 // pageKinds are the page templates; each is parsed on a clone of the
 // shared layout (base.html and partials.html).
-var pageKinds = []string{"catalog", "curriculum", "toc", "node", "404"}
+var pageKinds = []string{"catalog", "curriculum", "toc", "node", "whatsnew", "404"}
 
 // fullSidebarLimit is the largest tree whose node pages list every node in
 // the sidebar; larger trees list the path to the page, its siblings and its

@@ -1,6 +1,9 @@
 package html
 
-import "github.com/curex/curex/exporter/model"
+import (
+	"github.com/curex/curex/exporter/changes"
+	"github.com/curex/curex/exporter/model"
+)
 
 // Site is what the renderer knows of the whole export beyond single trees:
 // every curriculum with its variants, locales and exported pairs. The
@@ -27,6 +30,10 @@ type Site struct {
 	MarkdownBundles, Handbooks, PDFs bool
 	// Curricula in plan order.
 	Curricula []*Curriculum
+	// Changes holds the history of each variant × locale rendered, by its
+	// folder (curriculum/variant/locale); a tree with one gets a "What's
+	// new" page and an Atom feed. Nil means none.
+	Changes map[string]*changes.History
 }
 
 // Curriculum is one base curriculum of the site.

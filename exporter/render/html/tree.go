@@ -9,7 +9,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 )
@@ -38,6 +40,7 @@ type treeCtx struct {
 	t         *model.Tree
 	m         i18n.Messages
 	dir       string
+	history   *changes.History // nil: no "What's new" page
 	flat      []*flatNode
 	byID      map[string]*flatNode
 	locales   []target // every exported locale of the variant, this one included
@@ -71,6 +74,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
 		byID: map[string]*flatNode{}, excerpts: map[string]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
 	x.toc = x.dir + "/index.html"
+	x.history = site.Changes[x.dir]
 	x.primary = localeByCode(c, c.PrimaryLocale)
 	if site.JSONBundles {
 		x.bundleRel = "bundles/" + x.dir + "/tree.json"
@@ -112,6 +116,11 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 
 	if err := x.renderTOC(w); err != nil {
 		return err
+	}
+	if x.history != nil {
+		if err := x.renderChanges(w); err != nil {
+			return err
+		}
 	}
 	// Node pages are independent: render them on every processor. Each
 	// worker keeps its own cache of sidebar items.
@@ -369,7 +378,127 @@ func (x *treeCtx) renderTOC(w Writer) error {
 		p.Bundle = p.Href(x.bundleRel)
 	}
 	p.Downloads = x.downloads(p)
+	if x.history != nil {
+		p.WhatsNew, p.Feed = p.Href(x.dir+"/whats-new.html"), p.Href(x.dir+"/feed.xml")
+	}
 	return x.r.execute(w, "toc", p)
+}
+
+// renderChanges writes the "What's new" page and the Atom feed of the
+// tree's history.
+func (x *treeCtx) renderChanges(w Writer) error {
+	h := x.history
+	// whats-new.html and feed.xml hold a dot, which no node's slug does:
+	// they never meet a node's folder.
+	path := x.dir + "/whats-new.html"
+	p := x.page("whatsnew", path)
+	p.Title = x.title(x.m.T("whats_new"))
+	p.Breadcrumbs = []Link{
+		{Title: p.Header.SiteTitle, Href: p.Href("index.html")},
+		{Title: x.c.Name, Href: p.Href(x.c.Slug + "/index.html"), Lang: p.Header.CurriculumLang},
+		{Title: x.m.T("contents"), Href: p.Href(x.toc)},
+		{Title: x.m.T("whats_new")},
+	}
+	p.WhatsNew, p.Feed = "", p.Href(x.dir+"/feed.xml")
+	node := func(it changes.Item) string {
+		if it.Path == "" || x.byID[it.ID] == nil {
+			return "" // removed, or not shown here
+		}
+		return p.Href(it.Path)
+	}
+	lang := func(it changes.Item) string {
+		if f := x.byID[it.ID]; f != nil {
+			return x.fallbackLang(f.n)
+		}
+		return ""
+	}
+	p.Changes = &ChangesView{}
+	for i := range h.Entries {
+		e := &h.Entries[i]
+		ce := ChangeEntry{Anchor: changes.Anchor(e), Date: e.Date.UTC().Format("2006-01-02"), DateTime: e.Date.UTC().Format(time.RFC3339), Title: x.changeCount(e.Count())}
+		group := func(kind, label string, items []ChangeItem) {
+			if len(items) > 0 {
+				ce.Groups = append(ce.Groups, ChangeGroup{Kind: kind, Label: x.m.T(label), Items: items})
+			}
+		}
+		plain := func(list []changes.Item) []ChangeItem {
+			var out []ChangeItem
+			for _, it := range list {
+				out = append(out, ChangeItem{Title: it.Title, Href: node(it), Lang: lang(it)})
+			}
+			return out
+		}
+		var moved, retitled []ChangeItem
+		for _, m := range e.Moved {
+			moved = append(moved, ChangeItem{Title: m.Title, Href: node(m.Item), Lang: lang(m.Item), Note: x.m.T("moved_from_to", orDash(m.From), orDash(m.To))})
+		}
+		for _, r := range e.Retitled {
+			retitled = append(retitled, ChangeItem{Title: r.Title, Href: node(r.Item), Lang: lang(r.Item), Note: x.m.T("was_titled", r.From)})
+		}
+		group("added", "changes_added", plain(e.Added))
+		group("removed", "changes_removed", plain(e.Removed))
+		group("moved", "changes_moved", moved)
+		group("retitled", "changes_retitled", retitled)
+		group("content", "changes_content", plain(e.ContentChanged))
+		group("translated", "changes_translated", plain(e.Translated))
+		p.Changes.Entries = append(p.Changes.Entries, ce)
+	}
+	if err := x.r.execute(w, "whatsnew", p); err != nil {
+		return err
+	}
+	return x.renderFeed(w, p)
+}
+
+// renderFeed writes the Atom feed of the tree's history; its links are
+// absolute with a site URL, else relative to the feed.
+func (x *treeCtx) renderFeed(w Writer, page *Page) error {
+	feedPath := x.dir + "/feed.xml"
+	link := func(to string) string {
+		if x.site.URL != "" {
+			return absURL(x.site.URL, to)
+		}
+		return rel(feedPath, to)
+	}
+	title := x.c.Name + " · " + variantName(x.v, x.m) + " · " + x.l.Name
+	id := "urn:curex:changes:" + x.c.ID + ":" + x.v.Slug + ":" + x.l.Code
+	if x.site.URL != "" {
+		id = absURL(x.site.URL, feedPath)
+	}
+	data, err := changes.Feed(x.history, changes.FeedOptions{
+		Title: x.m.T("feed_title", title), Lang: x.l.Code,
+		Self: link(feedPath), Page: link(page.Path), ID: id,
+		Node: func(path string) string { return link(path) }, Updated: x.t.ResolvedAt, Generator: x.site.Generator,
+		Labels: changes.Labels{
+			Entry:          func(n int, date string) string { return date + " · " + x.changeCount(n) },
+			Added:          x.m.T("changes_added"),
+			Removed:        x.m.T("changes_removed"),
+			Moved:          x.m.T("changes_moved"),
+			Retitled:       x.m.T("changes_retitled"),
+			ContentChanged: x.m.T("changes_content"),
+			Translated:     x.m.T("changes_translated"),
+			MovedFromTo:    x.m.T("moved_from_to"),
+			WasTitled:      x.m.T("was_titled"),
+		},
+	})
+	if err != nil {
+		return err
+	}
+	return w.Write(feedPath, data)
+}
+
+// changeCount says how many changes an entry holds.
+func (x *treeCtx) changeCount(n int) string {
+	if n == 1 {
+		return x.m.T("change_one")
+	}
+	return x.m.T("changes_count", n)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
