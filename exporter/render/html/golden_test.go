@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,4 +66,43 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return ""
+}
+
+// TestGoldenTree compares every file of one whole rendered tree (Texas in
+// Spanish: its contents page, every node page and its search index) with
+// one golden file, each file under a "==> path <==" line.
+func TestGoldenTree(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	const dir = "algebra-1/texas/es/"
+	var paths []string
+	for p := range w.files {
+		if strings.HasPrefix(p, dir) {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	if len(paths) < 20 {
+		t.Fatalf("only %d files under %s", len(paths), dir)
+	}
+	var got bytes.Buffer
+	for _, p := range paths {
+		got.WriteString("==> " + p + " <==\n")
+		got.Write(w.files[p])
+		got.WriteString("\n")
+	}
+	golden := filepath.Join("testdata", "tree-texas-es.golden.txt")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("the pages of %s differ from %s (run go test -update to accept):\n%s", dir, golden, firstDiff(string(want), got.String()))
+	}
 }
