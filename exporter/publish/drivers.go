@@ -2,9 +2,9 @@ package publish
 
 // The gocloud.dev/blob drivers this build registers on blob.DefaultURLMux.
 // Keep supportedSchemes in url.go and docs/publish.md in step with them.
-// gcsblob (gs://) is left out: it adds about 31 MB to the binary (the
-// Cloud Storage client with gRPC and its telemetry exporters), more than
-// every other driver together.
+// gcsblob (gs://) is registered only with -tags gcs (drivers_gcs.go): it
+// adds about 31 MB to the binary (the Cloud Storage client with gRPC and
+// its telemetry exporters), more than every other driver together.
 import (
 	"context"
 	"errors"

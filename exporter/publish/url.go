@@ -24,8 +24,9 @@ var (
 )
 
 // supportedSchemes are the gocloud.dev/blob drivers this build registers
-// (see drivers.go), in the order the documentation lists them.
-var supportedSchemes = []string{"s3", "azblob", "file", "mem"}
+// (see drivers.go), in the order the documentation lists them; gcsSchemes
+// adds gs in a build with -tags gcs (drivers_gcs.go).
+var supportedSchemes = append([]string{"s3"}, append(gcsSchemes, "azblob", "file", "mem")...)
 
 // Schemes returns the bucket URL schemes this build of curex supports.
 func Schemes() []string { return append([]string(nil), supportedSchemes...) }
@@ -173,7 +174,10 @@ func schemeList() string {
 	for i, s := range supportedSchemes {
 		parts[i] = s + "://"
 	}
-	return strings.Join(parts, ", ") + " (gs:// needs a build with its driver)"
+	if len(gcsSchemes) == 0 {
+		return strings.Join(parts, ", ") + " (gs:// needs a build with -tags gcs, or use s3:// with endpoint=https://storage.googleapis.com and HMAC keys: see docs/publish.md)"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // azblobParams are the query parameters azblob URLs accept besides prefix

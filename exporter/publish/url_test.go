@@ -77,7 +77,6 @@ func TestBadURLs(t *testing.T) {
 		raw, words  string
 		unsupported bool
 	}{
-		{"gs://bucket/site", `"gs"`, true},
 		{"azblob:///www", "no bucket name", false},
 		{"azblob://Site/www", `container name "Site": character 'S'`, false},
 		{"azblob://ab", `container name "ab": wrong length`, false},
@@ -111,7 +110,7 @@ func TestBadURLs(t *testing.T) {
 			t.Errorf("CheckURL(%q) shows the credentials: %v", tt.raw, err)
 		}
 	}
-	if err := CheckURL("gs://b"); err == nil || !strings.Contains(err.Error(), "s3://, azblob://, file://, mem://") {
+	if err := CheckURL("ftp://b"); err == nil || !strings.Contains(err.Error(), "s3://, "+strings.Join(gcsSchemes, "")) || !strings.Contains(err.Error(), "azblob://, file://, mem://") {
 		t.Errorf("unsupported scheme error %v does not list the supported ones", err)
 	}
 }
