@@ -2,8 +2,10 @@ package fresh
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -276,12 +278,7 @@ func TestSignal(t *testing.T) {
 		"published":          func(c *fetch.CurriculumPlan) { c.Locales[1].PublishedProgress++ },
 		"updated_at dropped": func(c *fetch.CurriculumPlan) { delete(c.Updated, "103") },
 	} {
-		c := cp
-		c.Updated = map[string]time.Time{}
-		for k, v := range cp.Updated {
-			c.Updated[k] = v
-		}
-		c.Locales = append([]api.Locale(nil), cp.Locales...)
+		c := clonePlan(cp)
 		edit(&c)
 		if Signal(&c, houston) == base {
 			t.Errorf("%s: the signal did not change", name)
@@ -292,12 +289,7 @@ func TestSignal(t *testing.T) {
 		"a sibling variant edited": func(c *fetch.CurriculumPlan) { c.Updated["104"] = upd.Add(time.Hour) },
 		"another locale":           func(c *fetch.CurriculumPlan) { c.Locales[0].TranslationProgress = 99 },
 	} {
-		c := cp
-		c.Updated = map[string]time.Time{}
-		for k, v := range cp.Updated {
-			c.Updated[k] = v
-		}
-		c.Locales = append([]api.Locale(nil), cp.Locales...)
+		c := clonePlan(cp)
 		edit(&c)
 		if Signal(&c, houston) != base {
 			t.Errorf("%s: the signal changed", name)
@@ -345,4 +337,12 @@ func FuzzParseDays(f *testing.F) {
 			t.Fatalf("ParseDays(%q) = %v, want a positive duration or an error", s, d)
 		}
 	})
+}
+
+// clonePlan copies what TestSignal's edits change.
+func clonePlan(cp fetch.CurriculumPlan) fetch.CurriculumPlan {
+	c := cp
+	c.Updated = maps.Clone(cp.Updated)
+	c.Locales = slices.Clone(cp.Locales)
+	return c
 }
