@@ -112,11 +112,13 @@ func TestChangeDetection(t *testing.T) {
 	if err := h.Edit(func(ds *dataset.Dataset) error {
 		for i := range ds.Curricula {
 			if c := &ds.Curricula[i]; c.Name == "Algebra 1" {
-				for id, tr := range c.Translations["es"] {
-					tr.Title += " (corregido)"
-					c.Translations["es"][id] = tr
-					return nil
+				tr, ok := c.Translations["es"]["alg-u1-l1"] // a published translation
+				if !ok {
+					break
 				}
+				tr.Title += " (corregido)"
+				c.Translations["es"]["alg-u1-l1"] = tr
+				return nil
 			}
 		}
 		return errors.New("no Spanish translation of Algebra 1")
