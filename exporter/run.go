@@ -323,7 +323,15 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		site.changes = changed
 	}
 	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback}
-	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) error {
+	site.start(ctx, w, plan)
+	defer site.stop()
+	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) (err error) {
+		written := false
+		defer func() {
+			if err == nil {
+				site.arrived(r.Export, written)
+			}
+		}()
 		done[r.Export.Key()] = true
 		if err := fr.record(r); err != nil {
 			return err
@@ -352,6 +360,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		}
 		entries[r.Export.Key()] = entry
 		sum.Written++
+		written = true
 		c.Progress.TreeDone(r, s.stats.Snapshot())
 		return nil
 	})
@@ -454,6 +463,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	if err := formats.wait(); err != nil {
+		return nil, err
+	}
+	if err := site.stop(); err != nil {
 		return nil, err
 	}
 	if err := site.render(ctx, w, plan, exports, exported); err != nil {

@@ -29,6 +29,17 @@ type siteRun struct {
 	outlines outlines
 	kept     map[string]bodyRef // by export key
 	reused   map[string]bool    // export keys whose pages were carried over
+
+	// Early rendering: a curriculum whose trees are all in and all written
+	// this run is rendered at once, by one goroutine, while the other
+	// curricula are still being fetched (see start).
+	left    map[string]int  // trees not in yet, by curriculum id
+	spoiled map[string]bool // a tree failed or was held back
+	early   map[string]bool // export keys whose pages are written
+	plan    *fetch.Plan
+	queue   chan *fetch.CurriculumPlan
+	done    chan error
+	cancel  context.CancelFunc
 }
 
 func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
@@ -40,6 +51,122 @@ func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
 		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
 	}
 	return &siteRun{c: c, renderer: r, bodies: b, outlines: outlines{}, kept: map[string]bodyRef{}, reused: map[string]bool{}}, nil
+}
+
+// start makes curricula render as soon as each is complete (arrived);
+// stop waits for that and returns the first error. The pages of a
+// curriculum depend only on its own trees (switchers stay within it),
+// so once its last tree is in, nothing later changes them, unless one of
+// its trees failed or was held back as unchanged: the end of the run
+// decides those.
+func (s *siteRun) start(ctx context.Context, w *output.Writer, plan *fetch.Plan) {
+	if s == nil {
+		return
+	}
+	s.left, s.spoiled, s.early = map[string]int{}, map[string]bool{}, map[string]bool{}
+	for _, cp := range plan.Curricula {
+		s.left[cp.Curriculum.ID] = len(cp.Exports)
+	}
+	s.plan = plan
+	q := make(chan *fetch.CurriculumPlan, len(plan.Curricula))
+	s.queue = q
+	s.done = make(chan error, 1)
+	ctx, s.cancel = context.WithCancel(ctx)
+	go func() {
+		var first error
+		for cp := range q {
+			if first == nil && ctx.Err() == nil {
+				first = s.renderCurriculum(w, plan, cp)
+			}
+		}
+		s.done <- first
+	}()
+}
+
+// arrived counts a tree in; written says it was rendered in every format
+// but the website (not failed, not held back).
+func (s *siteRun) arrived(e model.Export, written bool) {
+	if s == nil || s.queue == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := e.CurriculumID
+	if !written {
+		s.spoiled[id] = true
+	}
+	if s.left[id]--; s.left[id] == 0 && !s.spoiled[id] {
+		for i := range s.plan.Curricula {
+			if s.plan.Curricula[i].Curriculum.ID == id {
+				s.queue <- &s.plan.Curricula[i] // buffered: one slot per curriculum
+			}
+		}
+	}
+}
+
+// stop ends early rendering: it waits for the curricula queued and
+// returns the first error. Calling it again returns nil.
+func (s *siteRun) stop() error {
+	if s == nil || s.queue == nil {
+		return nil
+	}
+	s.mu.Lock()
+	q := s.queue
+	s.queue = nil
+	s.mu.Unlock()
+	close(q)
+	err := <-s.done
+	s.cancel()
+	return err
+}
+
+// renderCurriculum writes the pages of every tree of cp.
+func (s *siteRun) renderCurriculum(w *output.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) error {
+	exported := map[string]bool{}
+	for _, e := range cp.Exports {
+		exported[e.Key()] = true
+	}
+	site := buildSite(s.c, plan, exported)
+	s.mu.Lock()
+	own := outlines{}
+	for _, e := range cp.Exports {
+		own[e.Dir()] = s.outlines[e.Dir()]
+	}
+	refs := make([]bodyRef, len(cp.Exports))
+	for i, e := range cp.Exports {
+		refs[i] = s.kept[e.Key()]
+	}
+	s.mu.Unlock()
+	s.withChanges(site, cp.Exports)
+	for i, e := range cp.Exports {
+		t, _, err := s.bodies.load(refs[i])
+		if err != nil {
+			return fmt.Errorf("website: %s: %w", e.Dir(), err)
+		}
+		if !s.c.Filter.IncludeUnpublished {
+			t = t.PublishedOnly()
+		}
+		if err := s.renderer.RenderTree(w, site, t, own); err != nil {
+			return fmt.Errorf("website: %s: %w", e.Dir(), err)
+		}
+		s.mu.Lock()
+		s.early[e.Key()] = true
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// withChanges gives site the histories of the exports recorded this run.
+func (s *siteRun) withChanges(site *html.Site, exports []model.Export) {
+	if s.changes == nil {
+		return
+	}
+	site.Changes = map[string]*changes.History{}
+	for _, e := range exports {
+		if h := s.changes.history(e.Key()); h != nil {
+			site.Changes[e.Dir()] = h
+		}
+	}
 }
 
 // keep records a fetched tree for the second phase.
@@ -88,21 +215,14 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 		return nil
 	}
 	site := buildSite(s.c, plan, exported)
-	if s.changes != nil {
-		site.Changes = map[string]*changes.History{}
-		for _, e := range exports {
-			if h := s.changes.history(e.Key()); h != nil {
-				site.Changes[e.Dir()] = h
-			}
-		}
-	}
+	s.withChanges(site, exports)
 	for _, e := range exports {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		ref, ok := s.kept[e.Key()]
-		if !ok {
-			continue
+		if !ok || s.early[e.Key()] {
+			continue // not fetched, or its pages are written
 		}
 		t, _, err := s.bodies.load(ref)
 		if err != nil {
