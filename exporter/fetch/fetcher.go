@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -82,36 +81,20 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 			network = append(network, e)
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
 	// A budget stop lets the requests in flight finish (the server has
 	// counted them) and launches no more.
 	var stopped atomic.Bool
-	var lost []model.Export // in Skip, but the cache no longer has them
-	g.Go(func() error {
-		for _, e := range cached {
-			if gctx.Err() != nil {
-				return gctx.Err()
-			}
-			r := f.cached(e)
-			if r.Err != nil {
-				mu.Lock()
-				lost = append(lost, e)
-				mu.Unlock()
-				continue
-			}
-			if err := deliver(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	workers, _ := errgroup.WithContext(gctx)
+	// A fatal answer (401), or an error of each, cancels wctx: the
+	// requests in flight end and no more are launched.
+	base, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers, wctx := errgroup.WithContext(base)
 	workers.SetLimit(max(1, f.Concurrency))
-	fetchOne := func(e model.Export) error {
+	fetchOne := func(ctx context.Context, e model.Export) error {
 		if stopped.Load() {
 			return nil
 		}
-		r := f.one(gctx, e)
+		r := f.one(ctx, e)
 		if r.Err != nil && errors.Is(r.Err, ErrBudget) {
 			mu.Lock()
 			if budget == nil {
@@ -124,36 +107,48 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		if r.Err != nil && fatal(r.Err) {
 			return fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
 		}
-		if r.Err != nil && gctx.Err() != nil {
-			return gctx.Err()
+		if r.Err != nil && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		return deliver(r)
 	}
-	g.Go(func() error {
-		for _, e := range network {
-			if gctx.Err() != nil || stopped.Load() {
-				break
+	// Two loops launch the work: trees from the cache (served by the loop
+	// itself) and trees to fetch.
+	var loops errgroup.Group
+	loops.Go(func() error {
+		for _, e := range cached {
+			if wctx.Err() != nil {
+				return nil // the workers say why
 			}
-			workers.Go(func() error { return fetchOne(e) })
-		}
-		if err := workers.Wait(); err != nil {
-			return err
-		}
-		// Trees the cache lost are fetched after all.
-		g2, _ := errgroup.WithContext(gctx)
-		g2.SetLimit(max(1, f.Concurrency))
-		mu.Lock()
-		again := slices.Clone(lost)
-		mu.Unlock()
-		for _, e := range again {
-			if gctx.Err() != nil || stopped.Load() {
-				break
+			r := f.cached(e)
+			if r.Err != nil {
+				// The cache lost it since the run was planned: fetch
+				// it after all, as one of the workers.
+				workers.Go(func() error { return fetchOne(wctx, e) })
+				continue
 			}
-			g2.Go(func() error { return fetchOne(e) })
+			if err := deliver(r); err != nil {
+				cancel()
+				return err
+			}
 		}
-		return g2.Wait()
+		return nil
 	})
-	err := g.Wait()
+	loops.Go(func() error {
+		for _, e := range network {
+			if wctx.Err() != nil || stopped.Load() {
+				break
+			}
+			workers.Go(func() error { return fetchOne(wctx, e) })
+		}
+		return nil
+	})
+	// The workers are waited for once both loops have launched theirs.
+	if err := loops.Wait(); err != nil {
+		_ = workers.Wait()
+		return err
+	}
+	err := workers.Wait()
 	if err == nil && ctx.Err() == nil && budget != nil {
 		// The budget ran out: what may come from the cache does.
 		for _, e := range exports {
