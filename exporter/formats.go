@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -16,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/printcache"
 	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/render/markdown"
@@ -29,6 +31,10 @@ type treeFormats struct {
 	handbook *handbook.Renderer
 	browser  *chrome.Browser
 	spool    string // handbook copies Chromium prints
+	// prints keeps the PDFs printed, by handbook and options (nil
+	// without a cache folder); printed and reused count this run's.
+	prints          *printcache.Store
+	printed, reused atomic.Int64
 	date     time.Time
 	// printing runs the PDF jobs, a few at a time, while fetching goes on.
 	printing *errgroup.Group
@@ -36,6 +42,9 @@ type treeFormats struct {
 
 // printers bounds the handbooks Chromium prints at once (a tab each).
 const printers = 2
+
+// printsKeptFor is how long a printed PDF no run used stays in the cache.
+const printsKeptFor = 30 * 24 * time.Hour
 
 // newTreeFormats prepares the renderers of the selected formats. With pdf
 // selected it starts Chromium at once, so a machine without one fails
@@ -60,6 +69,12 @@ func newTreeFormats(ctx context.Context, c *Config, plan *fetch.Plan) (*treeForm
 	if c.has("pdf") {
 		if f.spool, err = os.MkdirTemp("", "curex-pdf-"); err != nil {
 			return nil, fmt.Errorf("pdf: %w", err)
+		}
+		if c.CacheDir != "" {
+			if f.prints, err = printcache.Open(filepath.Join(c.CacheDir, "pdf"), nil); err != nil {
+				f.close()
+				return nil, err
+			}
 		}
 		f.browser, err = chrome.Launch(ctx, chrome.Options{Log: c.Log})
 		if err != nil {
@@ -153,8 +168,22 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 	return nil
 }
 
-// wait waits for the PDF jobs and returns the first error.
-func (f *treeFormats) wait() error { return f.printing.Wait() }
+// wait waits for the PDF jobs and returns the first error. After a
+// success it removes the printed PDFs no run used for printsKeptFor.
+func (f *treeFormats) wait() error {
+	if err := f.printing.Wait(); err != nil {
+		return err
+	}
+	if f.prints != nil {
+		n, err := f.prints.Prune(printsKeptFor)
+		if err != nil {
+			f.c.Log.Warn("pruning the printed PDFs", "err", err)
+		} else if n > 0 {
+			f.c.Log.Debug("printed PDFs pruned", "removed", n)
+		}
+	}
+	return nil
+}
 
 // info is what a handbook shows beyond the tree.
 func (f *treeFormats) info(t *model.Tree) handbook.Info {
@@ -189,8 +218,35 @@ func (f *treeFormats) info(t *model.Tree) handbook.Info {
 	return info
 }
 
-// print turns a handbook into PDF: Chromium reads it from a file.
+// print turns a handbook into PDF: the one printed before from the same
+// bytes with the same options and browser when the cache has it, else
+// Chromium's print of a copy in the spool folder, which the cache then
+// keeps.
 func (f *treeFormats) print(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
+	var key string
+	if f.prints != nil {
+		key = printcache.Key(html, o, f.browser.Version())
+		if pdf, ok := f.prints.Get(key); ok {
+			f.reused.Add(1)
+			return pdf, nil
+		}
+	}
+	pdf, err := f.printFile(ctx, html, o)
+	if err != nil {
+		return nil, err
+	}
+	f.printed.Add(1)
+	if f.prints != nil {
+		if err := f.prints.Put(key, pdf); err != nil {
+			// The PDF is good; only the next run will print it again.
+			f.c.Log.Warn("keeping the printed PDF", "err", err)
+		}
+	}
+	return pdf, nil
+}
+
+// printFile prints html with Chromium, which reads it from a file.
+func (f *treeFormats) printFile(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
 	tmp, err := os.CreateTemp(f.spool, "handbook-*.html")
 	if err != nil {
 		return nil, err

@@ -109,6 +109,9 @@ type Summary struct {
 	// Files counts the output's files; FilesWritten those this run
 	// wrote, FilesUnchanged those it kept byte for byte (not rewritten).
 	Files, FilesWritten, FilesUnchanged int
+	// PDFsPrinted counts the handbooks Chromium printed this run;
+	// PDFsReused those the cache had printed before from the same bytes.
+	PDFsPrinted, PDFsReused int
 	Duration                            time.Duration
 	Skipped                             []fetch.Skip
 	// Schedule is what the run decided for each tree: fetched because
@@ -487,6 +490,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	}
 	sum.Files = len(m.Files)
 	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
+	sum.PDFsPrinted, sum.PDFsReused = int(formats.printed.Load()), int(formats.reused.Load())
 	sum.Stats = s.stats.Snapshot()
 	sum.Duration = time.Since(start)
 	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key(), b.Export.Key()) })

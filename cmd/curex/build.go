@@ -49,9 +49,18 @@ build names it, writes nothing and exits 1.`,
 	return cmd
 }
 
+// printPDFs says how many handbooks were printed and how many came from
+// the cache, when the run made PDFs.
+func printPDFs(g *globals, s *exporter.Summary) {
+	if n := s.PDFsPrinted + s.PDFsReused; n > 0 {
+		fmt.Fprintf(g.stdout, "PDFs %d: %d printed, %d printed before from the same handbook (cache)\n", n, s.PDFsPrinted, s.PDFsReused)
+	}
+}
+
 func printBuildSummary(g *globals, out, cache string, s *exporter.Summary) {
 	fmt.Fprintf(g.stdout, "built %d of %d trees from the cache %s into %s in %s: no API request; %d rendered, %d unchanged; files: %d written, %d unchanged\n",
 		s.Written+s.Reused, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused, s.FilesWritten, s.FilesUnchanged)
+	printPDFs(g, s)
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
 	}

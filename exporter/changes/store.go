@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/curex/curex/exporter/internal/atomicfile"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -56,18 +57,7 @@ func (s *Store) Put(e model.Export, snap Snapshot) error {
 		return fmt.Errorf("snapshot of %s: %w", e.Dir(), err)
 	}
 	name := s.name(e.Key(), snap.ETag)
-	tmp, err := os.CreateTemp(s.dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("snapshot of %s: %w", e.Dir(), err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("snapshot of %s: %w", e.Dir(), err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := atomicfile.Write(name, data); err != nil {
 		return fmt.Errorf("snapshot of %s: %w", e.Dir(), err)
 	}
 	return nil
@@ -89,7 +79,7 @@ func (s *Store) Prune(keep map[string]string) error {
 		return fmt.Errorf("snapshots: %w", err)
 	}
 	for _, d := range entries {
-		if n := d.Name(); !want[n] && (strings.HasSuffix(n, ".json") || strings.HasPrefix(n, ".tmp-")) {
+		if n := d.Name(); !want[n] && (strings.HasSuffix(n, ".json") || atomicfile.IsTemp(n)) {
 			_ = os.Remove(filepath.Join(s.dir, n))
 		}
 	}

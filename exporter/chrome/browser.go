@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 )
 
@@ -49,6 +51,7 @@ type Browser struct {
 	cancel      context.CancelFunc
 	cancelAlloc context.CancelFunc
 	path        string
+	version     string
 	log         *slog.Logger
 
 	closeOnce sync.Once
@@ -118,8 +121,19 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 		cancelAlloc()
 		return nil, fmt.Errorf("launch %s: %w", path, err)
 	}
-	log.Debug("chromium started", "path", path, "took", time.Since(start).Round(time.Millisecond))
-	return &Browser{ctx: bctx, cancel: cancel, cancelAlloc: cancelAlloc, path: path, log: log}, nil
+	var version string
+	err = chromedp.Do(bctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		v, err := cdp.Call(ctx, t, browser.GetVersion, cdp.Empty{})
+		version = v.Product + " " + v.Revision
+		return err
+	}))
+	if err != nil {
+		cancel()
+		cancelAlloc()
+		return nil, fmt.Errorf("launch %s: version: %w", path, err)
+	}
+	log.Debug("chromium started", "path", path, "version", version, "took", time.Since(start).Round(time.Millisecond))
+	return &Browser{ctx: bctx, cancel: cancel, cancelAlloc: cancelAlloc, path: path, version: version, log: log}, nil
 }
 
 // Find returns the browser program Launch would start with
@@ -151,6 +165,11 @@ func findBrowser(explicit string) (string, error) {
 
 // Path returns the browser program that Launch started.
 func (b *Browser) Path() string { return b.path }
+
+// Version returns the running browser's product and revision, such as
+// "HeadlessChrome/148.0.7778.96 @abc123": what a PDF printed by another
+// version may differ by.
+func (b *Browser) Version() string { return b.version }
 
 // Close stops the browser, waits for it to exit and removes its temporary
 // profile. Calls still running fail with ErrClosed. Close is idempotent.

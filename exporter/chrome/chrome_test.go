@@ -557,3 +557,12 @@ func TestPDFDate(t *testing.T) {
 		t.Errorf("pdfinfo: %v\n%s", err, out)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	v := browser(t).Version()
+	// "HeadlessChrome/148.0.7778.96 @abc...": a product and a revision.
+	product, revision, ok := strings.Cut(v, " ")
+	if !ok || !strings.Contains(product, "/") || revision == "" {
+		t.Errorf("Version() = %q, want a product/version and a revision", v)
+	}
+}

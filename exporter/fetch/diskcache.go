@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/curex/curex/exporter/internal/atomicfile"
 )
 
 // DiskCache is an on-disk ETag cache: it keeps the last body and ETag of
@@ -140,26 +142,12 @@ func (c *DiskCache) Put(key, etag string, body []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	err := atomicfile.WriteFunc(path, func(f io.Writer) error {
+		return writeEntry(f, cacheEntry{Key: key, ETag: etag, Body: body})
+	})
 	if err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	tmp := f.Name()
-	err = writeEntry(f, cacheEntry{Key: key, ETag: etag, Body: body})
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
 		return fmt.Errorf("cache: write entry: %w", err)
 	}
-	syncDir(dir)
 	return nil
 }
 
@@ -169,14 +157,6 @@ func (c *DiskCache) Delete(key string) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
-}
-
-// syncDir makes a rename in dir durable where the system allows it.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync() // not supported everywhere; the entry is written either way
-		d.Close()
-	}
 }
 
 // cacheEntry is the content of one entry file.
@@ -281,7 +261,7 @@ func (c *DiskCache) Verify() (good int, bad []string, err error) {
 			}
 			return nil
 		}
-		if filepath.Dir(p) == c.dir || strings.Contains(d.Name(), ".tmp-") {
+		if filepath.Dir(p) == c.dir || atomicfile.IsTemp(d.Name()) || strings.Contains(d.Name(), ".tmp-") /* before atomicfile */ {
 			return nil
 		}
 		data, _, err := readEntryFile(p)

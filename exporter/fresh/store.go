@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/curex/curex/exporter/internal/atomicfile"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -235,7 +236,7 @@ func (s *Store) Commit(started time.Time, keep func(curriculum, variant, locale 
 	if err != nil {
 		return fmt.Errorf("state: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(s.dir, snapshotName), data); err != nil {
+	if err := atomicfile.Write(filepath.Join(s.dir, snapshotName), data); err != nil {
 		return fmt.Errorf("state: %w", err)
 	}
 	// The snapshot holds every journal line now; a kill before the
@@ -258,25 +259,4 @@ func (s *Store) Close() error {
 	err := s.journal.Close()
 	s.journal = nil
 	return err
-}
-
-// writeAtomic replaces path with data: a temporary file in the same
-// folder, synced, then renamed.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
