@@ -47,7 +47,8 @@ func defaultCacheDir() string {
 
 // config fills the API part of an exporter.Config: flag > environment >
 // default. The token comes from the environment or a file, never a flag.
-func (f *apiFlags) config(c *exporter.Config) error {
+// The token is registered with g's secrets once read.
+func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 	c.BaseURL = f.baseURL
 	if c.BaseURL == "" {
 		c.BaseURL = os.Getenv("CUREX_BASE_URL")
@@ -66,6 +67,7 @@ func (f *apiFlags) config(c *exporter.Config) error {
 		}
 		return usageErr(fmt.Errorf("$%s: %w", api.EnvToken, err))
 	}
+	g.secrets.add(c.Token)
 	c.AllowHTTP = f.allowHTTP
 	if c.Limits, err = ratelimit.Parse(f.rateLimit); err != nil {
 		return usageErr(fmt.Errorf("--rate-limit: %w", err))
@@ -254,7 +256,7 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	if err := f.outputConfig(g, &c); err != nil {
 		return err
 	}
-	if err := f.api.config(&c); err != nil {
+	if err := f.api.config(g, &c); err != nil {
 		return err
 	}
 	if err := f.sched.config(&c, time.Now()); err != nil {

@@ -38,7 +38,15 @@ func main() {
 
 // run executes the command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd := newRootCommand(stdout, stderr)
+	g := &globals{stdout: stdout, stderr: stderr}
+	return execute(ctx, g, newRoot(g), args)
+}
+
+// execute runs cmd, the root command made with g, on args; a panic becomes
+// a crash report without secrets (recoverCrash).
+func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string) (code int) {
+	defer recoverCrash(g.stderr, &g.secrets, &code)
+	stderr := g.stderr
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {

@@ -26,7 +26,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 				return err
 			}
 			c := exporter.Config{Log: log}
-			if err := f.api.config(&c); err != nil {
+			if err := f.api.config(g, &c); err != nil {
 				return err
 			}
 			if c.Filter, err = f.sel.filter(); err != nil {

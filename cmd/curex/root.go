@@ -15,6 +15,8 @@ type globals struct {
 	logFormat string
 	stdout    io.Writer
 	stderr    io.Writer
+	// secrets are taken out of crash reports (the token, once read).
+	secrets secrets
 }
 
 // logger builds the logger the flags ask for; logs go to standard error.
@@ -33,8 +35,14 @@ func (g *globals) logger() (*slog.Logger, error) {
 	return nil, usageErr(fmt.Errorf("--log-format %q: want text or json", g.logFormat))
 }
 
+// newRootCommand returns the curex command writing to stdout and stderr.
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{stdout: stdout, stderr: stderr}
+	return newRoot(&globals{stdout: stdout, stderr: stderr})
+}
+
+// newRoot returns the curex command with its subcommands, sharing g.
+func newRoot(g *globals) *cobra.Command {
+	stdout, stderr := g.stdout, g.stderr
 	root := &cobra.Command{
 		Use:   "curex",
 		Short: "Export a Curriculum Content API to websites, handbooks and bundles",

@@ -16,7 +16,7 @@ func newWhoamiCommand(g *globals) *cobra.Command {
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := exporter.Config{}
-			if err := f.config(&c); err != nil {
+			if err := f.config(g, &c); err != nil {
 				return err
 			}
 			u, err := exporter.WhoAmI(cmd.Context(), c)

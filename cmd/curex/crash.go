@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// secrets holds the values that must never be printed (the API token once
+// a command has read it), so that a crash report can take them out.
+type secrets struct {
+	mu   sync.Mutex
+	list []string
+}
+
+// add registers s; an empty s is ignored.
+func (s *secrets) add(v string) {
+	if v == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, v)
+}
+
+// redact replaces every registered secret in text with [redacted].
+func (s *secrets) redact(text string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.list {
+		text = strings.ReplaceAll(text, v, "[redacted]")
+	}
+	return text
+}
+
+// recoverCrash, deferred by run, turns a panic of the command into a
+// report on stderr, with every secret taken out of the panic's value and
+// of the stack, and exit code 1: the output folder is as the last complete
+// run left it (the export commits atomically), so the report is what a
+// user files as a bug. Panics of other goroutines end the process as Go
+// does; what they print is the panic's value, and no panic of curex
+// carries the token.
+func recoverCrash(stderr io.Writer, s *secrets, code *int) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	report := fmt.Sprintf("curex: internal error (a bug in curex; the previous output is intact; please report it with what follows): %v\n\n%s", v, debug.Stack())
+	fmt.Fprint(stderr, s.redact(report))
+	*code = exitFailed
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter"
+)
+
+// TestCrashReportHasNoToken makes a command read the token the way export,
+// plan and whoami do, then panic with values that carry it: the report
+// names the bug, shows the stack, and never the token.
+func TestCrashReportHasNoToken(t *testing.T) {
+	const tok = "crash-test-token-5f3a9c"
+	t.Setenv("CURRICULUM_API_TOKEN", tok)
+	tests := []struct {
+		name  string
+		panic func(c exporter.Config)
+		want  string
+	}{
+		{"error wrapping the token", func(c exporter.Config) {
+			panic(fmt.Errorf("request with Authorization: Bearer %s failed", c.Token))
+		}, "Bearer [redacted] failed"},
+		{"the whole configuration", func(c exporter.Config) { panic(fmt.Sprintf("%+v", c)) }, "Token:[redacted]"},
+		{"a runtime error", func(c exporter.Config) {
+			var m map[string]int
+			m[c.Token]++ // assignment to a nil map
+		}, "assignment to entry in nil map"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			g := &globals{stdout: &stdout, stderr: &stderr}
+			root := newRoot(g)
+			f := &apiFlags{}
+			boom := &cobra.Command{Use: "boom", RunE: func(cmd *cobra.Command, _ []string) error {
+				c := exporter.Config{}
+				if err := f.config(g, &c); err != nil {
+					return err
+				}
+				tt.panic(c)
+				return nil
+			}}
+			f.register(boom)
+			root.AddCommand(boom)
+			code := execute(context.Background(), g, root, []string{"boom", "--base-url", "https://api.example.org"})
+			out := stdout.String() + stderr.String()
+			if code != exitFailed {
+				t.Errorf("exit code %d, want %d", code, exitFailed)
+			}
+			if strings.Contains(out, tok) {
+				t.Fatalf("the crash report shows the token:\n%s", out)
+			}
+			for _, want := range []string{"curex: internal error", tt.want, "goroutine ", "crash_test.go"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the crash report lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+func TestSecretsRedact(t *testing.T) {
+	var s secrets
+	s.add("")
+	s.add("abc")
+	s.add("xyz")
+	for in, want := range map[string]string{
+		"":                 "",
+		"no secret here":   "no secret here",
+		"abc and xyz, abc": "[redacted] and [redacted], [redacted]",
+	} {
+		if got := s.redact(in); got != want {
+			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
