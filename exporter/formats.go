@@ -35,7 +35,7 @@ type treeFormats struct {
 	// without a cache folder); printed and reused count this run's.
 	prints          *printcache.Store
 	printed, reused atomic.Int64
-	date     time.Time
+	date            time.Time
 	// printing runs the PDF jobs, a few at a time, while fetching goes on.
 	printing *errgroup.Group
 }

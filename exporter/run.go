@@ -112,8 +112,8 @@ type Summary struct {
 	// PDFsPrinted counts the handbooks Chromium printed this run;
 	// PDFsReused those the cache had printed before from the same bytes.
 	PDFsPrinted, PDFsReused int
-	Duration                            time.Duration
-	Skipped                             []fetch.Skip
+	Duration                time.Duration
+	Skipped                 []fetch.Skip
 	// Schedule is what the run decided for each tree: fetched because
 	// new, changed or due for revalidation, or served from the cache.
 	Schedule *fresh.Schedule
