@@ -27,7 +27,7 @@ VERSITYGW_VERSION := v1.8.0
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint test validate nightly bench bench-hugo soak fuzz golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint test validate nightly bench bench-hugo soak fuzz fuzz-corpus golden screenshots demo sandbox clean
 
 all: build
 
@@ -107,12 +107,11 @@ soak:
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s)
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$f"; \
-	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
-	  done; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz.sh
+
+## fuzz-corpus: fuzz every target for FUZZTIME and keep what it found in each package's testdata/fuzz/ (commit the result)
+fuzz-corpus:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) KEEP_CORPUS=1 .ci/fuzz.sh
 
 ## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler
 screenshots: tools

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# fuzz.sh: run every fuzz target of the module for FUZZTIME each.
+#
+#   .ci/fuzz.sh                       # make fuzz: 20s each
+#   FUZZTIME=3000x .ci/fuzz.sh        # make test: 3,000 inputs each
+#   KEEP_CORPUS=1 .ci/fuzz.sh         # make fuzz-corpus: also keep what was found
+#
+# With KEEP_CORPUS=1, the inputs the fuzzer found interesting (new
+# coverage; Go keeps them in its build cache) are copied into the
+# package's testdata/fuzz/<target>/, at most KEEP_MAX per target (default
+# 40, the smallest first, none over 16 KiB), so that plain `go test` runs
+# them from then on, everywhere. Inputs already there are kept.
+set -euo pipefail
+
+GO=${GO:-go}
+FUZZTIME=${FUZZTIME:-20s}
+KEEP_MAX=${KEEP_MAX:-40}
+cache=$($GO env GOCACHE)/fuzz
+kept=0
+
+for pkg in $($GO list ./...); do
+  targets=$($GO test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true)
+  [ -n "$targets" ] || continue
+  dir=$($GO list -f '{{.Dir}}' "$pkg")
+  for f in $targets; do
+    echo "== $pkg $f"
+    $GO test -run '^$' -fuzz "^$f\$" -fuzztime "$FUZZTIME" "$pkg"
+    [ "${KEEP_CORPUS:-}" = 1 ] || continue
+    found=$cache/$pkg/$f
+    [ -d "$found" ] || continue
+    dest=$dir/testdata/fuzz/$f
+    have=$( { ls "$dest" 2>/dev/null || true; } | wc -l)
+    room=$((KEEP_MAX - have))
+    [ "$room" -gt 0 ] || continue
+    mkdir -p "$dest"
+    # The smallest inputs first: the cheapest to run on every go test.
+    while read -r size name; do
+      [ "$room" -gt 0 ] || break
+      [ "$size" -le 16384 ] || break
+      [ -e "$dest/$name" ] && continue
+      cp "$found/$name" "$dest/$name"
+      room=$((room - 1))
+      kept=$((kept + 1))
+    done < <(find "$found" -maxdepth 1 -type f -printf '%s %f\n' | sort -n)
+  done
+done
+if [ "${KEEP_CORPUS:-}" = 1 ]; then
+  echo "kept $kept new inputs under testdata/fuzz/ (commit them)"
+fi
