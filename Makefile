@@ -91,9 +91,9 @@ validate: build tools
 	java -jar $(VNU) --skip-non-html --errors-only $(SITE)
 	linkchecker --no-status $(SITE)/index.html
 
-## bench: run the benchmarks (figures go to docs/BENCHMARKS.md)
+## bench: run every benchmark and write the tables of docs/BENCHMARKS.md (raw output in docs/bench/results.txt)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	GO=$(GO) .ci/bench.sh
 
 ## bench-hugo: render the same synthetic pages with curex and Hugo, side by side (needs Hugo, see docs/BENCHMARKS.md)
 bench-hugo: build
