@@ -14,10 +14,13 @@ import (
 )
 
 // siteRun renders the website in two phases. While trees arrive it keeps
-// each tree's outline (small) and spools its raw body to a temporary
-// folder; once every tree is in, it renders the trees one at a time, so the
-// language and variant switchers know every other tree, and memory holds
-// one tree plus the outlines, not the organization.
+// each tree's outline and spools its raw body to a temporary folder; once
+// every tree of a curriculum is in, it renders the curriculum's trees one
+// at a time, so the language and variant switchers know its other trees,
+// and memory holds one tree plus the outlines of the curricula still
+// waiting, not the organization. A curriculum's outlines go once its pages
+// are written; trees carried over unchanged keep none (their curriculum
+// is unchanged as a whole, no page is rendered against them).
 type siteRun struct {
 	c        *Config
 	renderer *html.Renderer
@@ -46,7 +49,7 @@ func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
 	if !slices.Contains(c.Formats, "html") {
 		return nil, nil
 	}
-	r, err := html.New(html.Options{ThemeDir: c.ThemeDir, IncludeUnpublished: c.Filter.IncludeUnpublished})
+	r, err := html.New(html.Options{ThemeDir: c.ThemeDir, IncludeUnpublished: c.Filter.IncludeUnpublished, NoSitemap: c.SiteURL == ""})
 	if err != nil {
 		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
 	}
@@ -153,6 +156,11 @@ func (s *siteRun) renderCurriculum(w *output.Writer, plan *fetch.Plan, cp *fetch
 		s.early[e.Key()] = true
 		s.mu.Unlock()
 	}
+	s.mu.Lock()
+	for _, e := range cp.Exports {
+		delete(s.outlines, e.Dir()) // its pages are written: no one else asks
+	}
+	s.mu.Unlock()
 	return nil
 }
 
@@ -193,19 +201,22 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	return nil
 }
 
-// reuse records a tree whose pages were carried over unchanged: other
-// pages still need its outline, but its own are not written again.
+// reuse records a tree whose pages were carried over unchanged, for the
+// site-wide pages (the landing page's progress, the sitemap). Its
+// curriculum is unchanged as a whole, so no page is rendered against its
+// outline: none is kept.
 func (s *siteRun) reuse(r fetch.Result) error {
 	if s == nil {
 		return nil
 	}
-	var entry output.ManifestExport
-	if err := s.keep(r, &entry); err != nil {
-		return err
+	ref, err := s.bodies.put(r)
+	if err != nil {
+		return fmt.Errorf("website: %w", err)
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kept[r.Export.Key()] = ref
 	s.reused[r.Export.Key()] = true
-	s.mu.Unlock()
 	return nil
 }
 

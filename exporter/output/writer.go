@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
@@ -33,7 +34,8 @@ type Writer struct {
 
 	prev *Manifest               // the current output's manifest, or nil
 	old  map[string]ManifestFile // its files by path
-	dirs sync.Map                // folders made in the staging folder
+	dirs sync.Map                // folders made in the staging folder (some)
+	ndir atomic.Int64            // entries in dirs
 
 	mu        sync.Mutex
 	files     map[string]ManifestFile
@@ -204,9 +206,15 @@ func (w *Writer) Write(rel string, data []byte) error {
 	return nil
 }
 
+// maxDirs bounds the folders mkdir remembers. Pages are written tree by
+// tree, so the folders asked for again are recent ones; forgetting the
+// rest keeps a run's memory from growing with its pages (a folder made
+// before is found again with one failed mkdir).
+const maxDirs = 4096
+
 // mkdir makes dir and its parents in the staging folder, remembering the
-// folders made: a site has a folder per page, and asking the file system
-// again for each file would double the system calls of a run.
+// folders made: a site has a folder per page and several files in some,
+// and asking the file system again for each file would add system calls.
 func (w *Writer) mkdir(dir string) error {
 	if _, ok := w.dirs.Load(dir); ok {
 		return nil
@@ -215,6 +223,10 @@ func (w *Writer) mkdir(dir string) error {
 		if err := w.fs.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
+	}
+	if w.ndir.Add(1) > maxDirs {
+		w.dirs.Clear()
+		w.ndir.Store(1)
 	}
 	w.dirs.Store(dir, true)
 	return nil

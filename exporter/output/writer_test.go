@@ -2,6 +2,7 @@ package output
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -179,4 +180,35 @@ func FuzzCheckPath(f *testing.F) {
 			t.Fatalf("CheckPath accepted %q, which leaves the root: %s", p, full)
 		}
 	})
+}
+
+// TestManyFolders writes more folders than the writer remembers, then
+// into the first ones again: forgotten folders are found again.
+func TestManyFolders(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	w, err := Begin(fsys, "/out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := maxDirs + 100
+	for i := range n {
+		if err := w.Write(fmt.Sprintf("c/n%d/index.html", i), []byte("page")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := w.ndir.Load(); got > maxDirs {
+		t.Errorf("the writer remembers %d folders, more than %d", got, maxDirs)
+	}
+	for i := range 3 {
+		if err := w.Write(fmt.Sprintf("c/n%d/search.json", i), []byte("{}")); err != nil {
+			t.Fatalf("writing again into a forgotten folder: %v", err)
+		}
+	}
+	if err := w.Commit(&Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := afero.ReadFile(fsys, "/out/c/n1/search.json")
+	if err != nil || string(m) != "{}" {
+		t.Errorf("c/n1/search.json = %q, %v", m, err)
+	}
 }

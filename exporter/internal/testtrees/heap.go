@@ -10,17 +10,20 @@ import (
 
 // HeapMeter samples the heap while a benchmark runs, for its peak memory.
 type HeapMeter struct {
-	base uint64
-	peak atomic.Uint64
+	base     uint64
+	peak     atomic.Uint64
+	baseLive uint64
+	peakLive atomic.Uint64
 	quit chan struct{}
 	done chan struct{}
 }
 
-// heapBytes reads the bytes of heap objects, live or not yet swept.
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+// heapBytes reads the bytes of heap objects, live or not yet swept, and
+// the bytes the last garbage collection found live.
+func heapBytes() (objects, live uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	return s[0].Value.Uint64()
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
 }
 
 // MeasureHeap collects garbage, notes the heap in use (what the benchmark
@@ -28,8 +31,10 @@ func heapBytes() uint64 {
 // until Report. The peak is right to within the sampling period.
 func MeasureHeap() *HeapMeter {
 	runtime.GC()
-	m := &HeapMeter{base: heapBytes(), quit: make(chan struct{}), done: make(chan struct{})}
+	m := &HeapMeter{quit: make(chan struct{}), done: make(chan struct{})}
+	m.base, m.baseLive = heapBytes()
 	m.peak.Store(m.base)
+	m.peakLive.Store(m.baseLive)
 	go func() {
 		defer close(m.done)
 		tick := time.NewTicker(2 * time.Millisecond)
@@ -39,8 +44,12 @@ func MeasureHeap() *HeapMeter {
 			case <-m.quit:
 				return
 			case <-tick.C:
-				if v := heapBytes(); v > m.peak.Load() {
+				v, live := heapBytes()
+				if v > m.peak.Load() {
 					m.peak.Store(v)
+				}
+				if live > m.peakLive.Load() {
+					m.peakLive.Store(live)
 				}
 			}
 		}
@@ -49,10 +58,14 @@ func MeasureHeap() *HeapMeter {
 }
 
 // Report stops sampling and reports "input-MB" (the heap before the
-// benchmark ran, its input included) and "peak-MB" (the largest heap seen).
+// benchmark ran, its input included), "peak-MB" (the largest heap seen,
+// garbage not yet swept included: what the process needs with the
+// default GOGC) and "live-MB" (the most the garbage collector found live
+// beyond the input: what the work itself holds).
 func (m *HeapMeter) Report(b *testing.B) {
 	close(m.quit)
 	<-m.done
 	b.ReportMetric(float64(m.base)/(1<<20), "input-MB")
 	b.ReportMetric(float64(m.peak.Load())/(1<<20), "peak-MB")
+	b.ReportMetric(float64(m.peakLive.Load()-min(m.baseLive, m.peakLive.Load()))/(1<<20), "live-MB")
 }

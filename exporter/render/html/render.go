@@ -3,6 +3,7 @@ package html
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -27,6 +28,12 @@ type Options struct {
 	// IncludeUnpublished renders drafts and their subtrees. By default they
 	// never appear: no page, no link, no search entry.
 	IncludeUnpublished bool
+	// NoSitemap says the site has no sitemap (no Site.URL). The renderer
+	// then keeps, of each tree it renders, only its translation progress
+	// for the landing pages, not the page list a sitemap needs, so its
+	// memory does not grow with the organization's nodes. RenderSite
+	// fails if the site has a URL after all.
+	NoSitemap bool
 }
 
 // pageKinds are the page templates; each is parsed on a clone of the
@@ -50,10 +57,13 @@ type Renderer struct {
 	trees map[string]*treeRecord // by export folder
 }
 
-// treeRecord is what RenderTree keeps for RenderSite: the pages of one
-// tree, for the sitemap.
+// treeRecord is what RenderTree keeps for RenderSite: the translation
+// progress of one tree for the landing page, and its pages for the
+// sitemap (unless Options.NoSitemap).
 type treeRecord struct {
-	outline *Outline
+	// progress is the outline's TranslationProgress.
+	progress int
+	outline  *Outline
 	// ids are the node ids in reading order.
 	ids []string
 }
@@ -291,6 +301,9 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 	}
 	robots := "User-agent: *\nAllow: /\n"
 	if site.URL != "" {
+		if r.opts.NoSitemap {
+			return errors.New("a site URL, but the renderer was made with NoSitemap: the sitemap cannot list the pages")
+		}
 		robots += "\nSitemap: " + absURL(site.URL, "sitemap.xml") + "\n"
 		if err := w.Write("sitemap.xml", r.sitemap(site)); err != nil {
 			return err
@@ -343,7 +356,7 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 			cell := LandingCell{Lang: loc.Code, LocaleName: loc.Name, Published: loc.PublishedProgress,
 				Translated: loc.TranslationProgress, Exported: c.Exported[key]}
 			if rec := r.tree(c.Slug + "/" + key); rec != nil {
-				if pct := rec.outline.TranslationProgress(); pct >= 0 {
+				if pct := rec.progress; pct >= 0 {
 					cell.Translated = pct
 				}
 			}
@@ -383,6 +396,10 @@ func (r *Renderer) tree(dir string) *treeRecord {
 
 // record keeps what RenderSite needs of a rendered tree.
 func (r *Renderer) record(dir string, rec *treeRecord) {
+	rec.progress = rec.outline.TranslationProgress()
+	if r.opts.NoSitemap {
+		rec.outline, rec.ids = nil, nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.trees[dir] = rec

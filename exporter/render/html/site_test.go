@@ -575,3 +575,39 @@ func TestVariantTranslationProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSitemap: without a sitemap the renderer keeps only each tree's
+// progress, and the site is the same byte for byte; with a site URL it
+// refuses rather than write a sitemap it cannot fill.
+func TestNoSitemap(t *testing.T) {
+	f := sample(t, false)
+	if f.site.URL != "" {
+		t.Fatal("the fixture has a site URL")
+	}
+	want := f.render(t, Options{}).files
+	got := f.render(t, Options{NoSitemap: true}).files
+	if len(got) != len(want) {
+		t.Errorf("NoSitemap wrote %d files, the default %d", len(got), len(want))
+	}
+	for p, b := range want {
+		if !bytes.Equal(got[p], b) {
+			t.Errorf("%s differs with NoSitemap", p)
+		}
+	}
+	// The landing pages show the trees' own progress, which the lean
+	// records keep: a locale that is partly translated is not at 100 %.
+	landing := string(got["algebra-1/index.html"])
+	if !strings.Contains(landing, "<progress") {
+		t.Fatalf("no progress bar on the landing page:\n%s", landing)
+	}
+
+	r, err := New(Options{NoSitemap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.site.URL = "https://curricula.example.org/"
+	err = r.RenderSite(newMemWriter(), f.site)
+	if err == nil || !strings.Contains(err.Error(), "NoSitemap") {
+		t.Errorf("RenderSite with a URL and NoSitemap: %v, want an error naming NoSitemap", err)
+	}
+}
