@@ -14,8 +14,8 @@ type HeapMeter struct {
 	peak     atomic.Uint64
 	baseLive uint64
 	peakLive atomic.Uint64
-	quit chan struct{}
-	done chan struct{}
+	quit     chan struct{}
+	done     chan struct{}
 }
 
 // heapBytes reads the bytes of heap objects, live or not yet swept, and
