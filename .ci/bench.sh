@@ -22,9 +22,11 @@ mkdir -p "$(dirname "$OUT")"
 tmp=$(mktemp "${OUT}.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 start=$(date +%s)
-# Progress on the terminal, results in the file; a failing benchmark
-# fails the run and leaves the previous results and tables alone.
-$GO test -run '^$' -bench "$BENCH" -benchmem -count 1 -timeout 60m $PKGS 2>&1 | tee "$tmp"
+# One package at a time (-p 1): benchmarks of two packages side by side
+# would slow each other. Progress on the terminal, results in the file; a
+# failing benchmark fails the run and leaves the previous results and
+# tables alone.
+$GO test -p 1 -run '^$' -bench "$BENCH" -benchmem -count 1 -timeout 60m $PKGS 2>&1 | tee "$tmp"
 took=$(( $(date +%s) - start ))
 mv "$tmp" "$OUT"
 $GO run ./cmd/benchdoc -in "$OUT" -doc "$DOC" -took "${took}s"
