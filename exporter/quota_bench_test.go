@@ -1,8 +1,6 @@
 package exporter_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -10,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +19,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/internal/testtrees"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -75,24 +73,7 @@ func benchInChild(b *testing.B, test string) {
 			b.Fatalf("%s: %v\n%s", test, err, out)
 		}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	n := 0
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "METRIC ")
-		if !ok {
-			continue
-		}
-		name, value, _ := strings.Cut(line, " ")
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			b.Fatalf("metric %q", sc.Text())
-		}
-		b.ReportMetric(v, name)
-		n++
-	}
-	if n == 0 {
-		b.Fatalf("no figures in:\n%s", out)
-	}
+	testtrees.ReportMetrics(b, out)
 }
 
 // otherClientHeader marks the requests of the client sharing the quota.

@@ -1,8 +1,6 @@
 package fetch_test
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/internal/testtrees"
 	"github.com/curex/curex/exporter/sandbox"
 )
 
@@ -95,23 +94,7 @@ func BenchmarkLimiterSchedule(b *testing.B) {
 					b.Fatalf("%v\n%s", err, out)
 				}
 			}
-			sc := bufio.NewScanner(bytes.NewReader(out))
-			n := 0
-			for sc.Scan() {
-				name, value, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "METRIC "), " ")
-				if !ok || !strings.HasPrefix(sc.Text(), "METRIC ") {
-					continue
-				}
-				v, err := strconv.ParseFloat(value, 64)
-				if err != nil {
-					b.Fatalf("metric %q", sc.Text())
-				}
-				b.ReportMetric(v, name)
-				n++
-			}
-			if n == 0 {
-				b.Fatalf("no figures in:\n%s", out)
-			}
+			testtrees.ReportMetrics(b, out)
 		})
 	}
 }
