@@ -40,9 +40,13 @@ type siteRun struct {
 	spoiled map[string]bool // a tree failed or was held back
 	early   map[string]bool // export keys whose pages are written
 	plan    *fetch.Plan
-	queue   chan *fetch.CurriculumPlan
-	done    chan error
-	cancel  context.CancelFunc
+	// warm is the decoded tree that completed its curriculum, kept for
+	// renderCurriculum so that the tree rendered next is not read back
+	// and decoded again; one at most, so memory stays one tree.
+	warm   warmTree
+	queue  chan *fetch.CurriculumPlan
+	done   chan error
+	cancel context.CancelFunc
 }
 
 func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
@@ -54,6 +58,42 @@ func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
 		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
 	}
 	return &siteRun{c: c, renderer: r, bodies: b, outlines: outlines{}, kept: map[string]bodyRef{}, reused: map[string]bool{}}, nil
+}
+
+// warmTree is a tree kept decoded by export key (see siteRun.warm).
+type warmTree struct {
+	key string
+	t   *model.Tree
+}
+
+// take returns the kept tree of export key k, published nodes only
+// unless the run includes the others, and forgets it; nil when the slot
+// holds another tree.
+func (s *siteRun) take(k string) *model.Tree {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.warm.key != k || s.warm.t == nil {
+		return nil
+	}
+	t := s.warm.t
+	s.warm = warmTree{}
+	return t
+}
+
+// tree returns the tree of ref for rendering: the warm one when it is
+// ref's, else the body read back and decoded.
+func (s *siteRun) tree(ref bodyRef) (*model.Tree, error) {
+	if t := s.take(ref.export.Key()); t != nil {
+		return t, nil
+	}
+	t, _, err := s.bodies.load(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !s.c.Filter.IncludeUnpublished {
+		t = t.PublishedOnly()
+	}
+	return t, nil
 }
 
 // start makes curricula render as soon as each is complete (arrived);
@@ -142,12 +182,9 @@ func (s *siteRun) renderCurriculum(w *output.Writer, plan *fetch.Plan, cp *fetch
 	s.mu.Unlock()
 	s.withChanges(site, cp.Exports)
 	for i, e := range cp.Exports {
-		t, _, err := s.bodies.load(refs[i])
+		t, err := s.tree(refs[i])
 		if err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
-		}
-		if !s.c.Filter.IncludeUnpublished {
-			t = t.PublishedOnly()
 		}
 		if err := s.renderer.RenderTree(w, site, t, own); err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
@@ -194,6 +231,13 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	defer s.mu.Unlock()
 	s.kept[r.Export.Key()] = ref
 	s.outlines[r.Export.Dir()] = html.OutlineOf(t, s.c.Filter.IncludeUnpublished)
+	// The tree that completes a curriculum none of whose trees failed is
+	// rendered next (arrived queues it): keep it decoded if the slot is
+	// free.
+	id := r.Export.CurriculumID
+	if s.queue != nil && s.left[id] == 1 && !s.spoiled[id] && s.warm.t == nil {
+		s.warm = warmTree{key: r.Export.Key(), t: t}
+	}
 	entry.HTML = r.Export.Dir() + "/index.html"
 	if s.changes != nil {
 		entry.Feed = r.Export.Dir() + "/feed.xml"
@@ -235,12 +279,9 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 		if !ok || s.early[e.Key()] {
 			continue // not fetched, or its pages are written
 		}
-		t, _, err := s.bodies.load(ref)
+		t, err := s.tree(ref)
 		if err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
-		}
-		if !s.c.Filter.IncludeUnpublished {
-			t = t.PublishedOnly()
 		}
 		if s.reused[e.Key()] {
 			s.renderer.Reuse(t)

@@ -49,6 +49,11 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 	stderr := g.stderr
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
+	if g.stopProfile != nil {
+		if perr := g.stopProfile(); perr != nil && err == nil {
+			err = perr
+		}
+	}
 	if err == nil {
 		return exitOK
 	}

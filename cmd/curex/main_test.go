@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -37,6 +38,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"sandbox", "--no-such-flag"}, "unknown flag"},
 		{[]string{"version", "extra"}, "unexpected argument"},
 		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"version", "--cpu-profile", "/nonexistent/dir/cpu.prof"}, "--cpu-profile"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -52,6 +54,29 @@ func TestUsageErrorsExit2(t *testing.T) {
 				t.Fatalf("want one line of error, got %q", errOut.String())
 			}
 		})
+	}
+}
+
+// TestCPUProfile: --cpu-profile leaves a profile go tool pprof reads (a
+// gzipped protocol buffer) once the command ends.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"version", "--cpu-profile", path}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("profile is not gzipped: %v", err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil || len(data) == 0 {
+		t.Fatalf("profile: %d bytes, %v", len(data), err)
 	}
 }
 

@@ -13,8 +13,12 @@ import (
 type globals struct {
 	logLevel  string
 	logFormat string
-	stdout    io.Writer
-	stderr    io.Writer
+	// cpuProfile is where --cpu-profile writes a CPU profile ("" for none);
+	// stopProfile ends it (set once the command starts).
+	cpuProfile  string
+	stopProfile func() error
+	stdout      io.Writer
+	stderr      io.Writer
 	// secrets are taken out of crash reports (the token, once read).
 	secrets secrets
 }
@@ -60,13 +64,24 @@ needed from anyone.`,
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		// --config fills in the flags the command line left unset.
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyConfig(cmd) },
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyConfig(cmd); err != nil {
+				return err
+			}
+			stop, err := startProfile(g.cpuProfile)
+			if err != nil {
+				return err
+			}
+			g.stopProfile = stop
+			return nil
+		},
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: text or json")
+	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g))
 	return root
 }

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"runtime"
@@ -28,7 +29,7 @@ func (w *memWriter) Write(rel string, data []byte) error {
 	if _, dup := w.files[rel]; dup {
 		return fmt.Errorf("%s written twice", rel)
 	}
-	w.files[rel] = data
+	w.files[rel] = bytes.Clone(data) // the renderer reuses data
 	return nil
 }
 

@@ -53,6 +53,11 @@ type Renderer struct {
 	assets  *assetSet
 	content *contentRenderer
 
+	// buffers holds page buffers for reuse (*bytes.Buffer): a page is
+	// rendered into one and written; a buffer grown anew for every page
+	// costs an allocation and several copies of each page.
+	buffers sync.Pool
+
 	mu    sync.Mutex
 	trees map[string]*treeRecord // by export folder
 }
@@ -158,12 +163,25 @@ func loadTemplates(themeDir string) (map[string]*template.Template, error) {
 // execute renders p with the template of its kind.
 func (r *Renderer) execute(w Writer, kind string, p *Page) error {
 	p.assets = r.assets
-	var buf bytes.Buffer
-	if err := r.pages[kind].ExecuteTemplate(&buf, "base", p); err != nil {
+	buf, _ := r.buffers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		// A very large page (a contents page of a big tree) is not kept.
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			r.buffers.Put(buf)
+		}
+	}()
+	if err := r.pages[kind].ExecuteTemplate(buf, "base", p); err != nil {
 		return fmt.Errorf("render %s: %w", p.Path, err)
 	}
-	return w.Write(p.Path, buf.Bytes())
+	return w.Write(p.Path, buf.Bytes()) // Write keeps no reference (see Writer)
 }
+
+// maxPooledBuffer is the largest page buffer kept for reuse.
+const maxPooledBuffer = 1 << 18
 
 // OutlineOf builds the Outline of a tree: its published nodes (all nodes
 // when includeUnpublished), a draft's subtree left out.

@@ -99,7 +99,8 @@ type Outlines interface {
 }
 
 // Writer receives the rendered files; paths are relative to the output
-// root with forward slashes.
+// root with forward slashes. As with io.Writer, Write must not keep data
+// after it returns: the renderer reuses the buffer.
 type Writer interface {
 	Write(rel string, data []byte) error
 }
