@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # bench-hugo.sh: render the same synthetic curriculum with curex (curex build
 # from the cache, HTML only) and with Hugo (the Markdown bundle as content, a
-# minimal layout), on this machine, one after the other, and print pages per
-# second and peak memory of each, and their ratio.
+# minimal layout), on this machine, turn about, and print pages per second
+# and peak memory of each, and their ratio.
 #
 #   make bench-hugo                 # 5,000 and 20,000 pages
 #   PAGES="2000" .ci/bench-hugo.sh  # other sizes
+#   REPS=5 .ci/bench-hugo.sh        # runs of each tool per size (default 3)
+#
+# Each tool runs REPS times, turn about (curex first, then Hugo first, ...),
+# each time into a new folder, nothing deleted until the end: on ext4
+# without a journal, as here, creating files just after many were deleted
+# costs more (the inode allocator skips recently deleted inodes), which
+# would charge one tool for the other's clean-up. The figures are each
+# tool's median time and its largest peak memory; every run is printed.
 #
 # Needs bin/curex (make build), Hugo (HUGO, default $(go env GOPATH)/bin/hugo:
 # go install github.com/gohugoio/hugo@v0.165.0) and GNU time (/usr/bin/time).
@@ -14,6 +22,7 @@ set -euo pipefail
 CUREX=${CUREX:-bin/curex}
 HUGO=${HUGO:-$(go env GOPATH)/bin/hugo}
 PAGES=${PAGES:-"5000 20000"}
+REPS=${REPS:-3}
 WORK=$(mktemp -d /tmp/curex-bench-hugo-XXXXXX)
 trap 'kill "${SANDBOX_PID:-}" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
@@ -32,6 +41,11 @@ measure() {
   cat "$out"
 }
 
+# median N...: the middle value (the lower middle for an even count).
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
+}
+
 printf '%-8s %-6s %8s %10s %12s %10s\n' pages tool seconds pages/s peak_MB ratio
 for n in $PAGES; do
   dir=$WORK/$n
@@ -46,11 +60,7 @@ for n in $PAGES; do
     --output "$dir/fetched" --formats json --progress none --rate-limit 100000/1s >/dev/null
   kill "$SANDBOX_PID"; wait "$SANDBOX_PID" 2>/dev/null || true; SANDBOX_PID=
 
-  # curex: the website from the cache (no request), a cold output folder.
-  read -r cs ck < <(measure "$CUREX" build --cache-dir "$dir/cache" --output "$dir/curex-site" --formats html --progress none)
-  cpages=$(find "$dir/curex-site" -name '*.html' | wc -l)
-
-  # Hugo: the same nodes as Markdown content in the Hugo layout.
+  # Hugo's site: the same nodes as Markdown content in the Hugo layout.
   "$CUREX" build --cache-dir "$dir/cache" --output "$dir/md" --formats markdown --markdown-layout hugo --progress none >/dev/null
   site=$dir/hugo
   mkdir -p "$site/content" "$site/layouts/_default"
@@ -83,8 +93,34 @@ HTML
   cat >"$site/layouts/_default/list.html" <<'HTML'
 {{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}
 HTML
-  read -r hs hk < <(measure "$HUGO" --source "$site" --destination "$dir/hugo-public" --quiet)
-  hpages=$(find "$dir/hugo-public" -name '*.html' | wc -l)
+
+  # curex: the website from the cache (no request), a new output folder
+  # each time. Hugo: the site above, a new destination each time.
+  run_curex() {
+    measure "$CUREX" build --cache-dir "$dir/cache" --output "$dir/curex-site-$1" --formats html --progress none
+  }
+  run_hugo() {
+    measure "$HUGO" --source "$site" --destination "$dir/hugo-public-$1" --quiet
+  }
+  ctimes=() htimes=() ck=0 hk=0
+  for r in $(seq "$REPS"); do
+    if (( r % 2 == 1 )); then order="curex hugo"; else order="hugo curex"; fi
+    for tool in $order; do
+      read -r s k < <("run_$tool" "$r")
+      echo "         run $r $tool: $s s, $((k / 1024)) MB" >&2
+      if [ "$tool" = curex ]; then
+        ctimes+=("$s")
+        if (( k > ck )); then ck=$k; fi
+      else
+        htimes+=("$s")
+        if (( k > hk )); then hk=$k; fi
+      fi
+    done
+  done
+  cs=$(median "${ctimes[@]}")
+  hs=$(median "${htimes[@]}")
+  cpages=$(find "$dir/curex-site-1" -name '*.html' | wc -l)
+  hpages=$(find "$dir/hugo-public-1" -name '*.html' | wc -l)
 
   crate=$(awk -v p="$cpages" -v s="$cs" 'BEGIN{printf "%.0f", p/s}')
   hrate=$(awk -v p="$hpages" -v s="$hs" 'BEGIN{printf "%.0f", p/s}')

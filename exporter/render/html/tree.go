@@ -21,6 +21,9 @@ type flatNode struct {
 	n      *model.Node
 	parent *flatNode
 	index  int
+	// excerpt is the plain text of the node's description, set by the
+	// worker that renders the node's page, read by the search index.
+	excerpt string
 }
 
 // target is another exported tree a page links to.
@@ -45,7 +48,6 @@ type treeCtx struct {
 	byID      map[string]*flatNode
 	locales   []target // every exported locale of the variant, this one included
 	variants  []target // every variant exported in this locale, this one included
-	excerpts  map[string]string
 	toc       string
 	rtl       bool
 	fullSide  bool
@@ -72,7 +74,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	}
 	own := OutlineOf(t, true)
 	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
-		byID: map[string]*flatNode{}, excerpts: map[string]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
+		byID: map[string]*flatNode{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
 	x.toc = x.dir + "/index.html"
 	x.history = site.Changes[x.dir]
 	x.primary = localeByCode(c, c.PrimaryLocale)
@@ -110,29 +112,26 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 			x.variants = append(x.variants, target{locale: l, variant: &c.Variants[i], outline: o})
 		}
 	}
-	for _, f := range x.flat {
-		x.excerpts[f.n.ID] = excerpt(f.n)
-	}
-
-	if err := x.renderTOC(w); err != nil {
-		return err
-	}
-	if x.history != nil {
-		if err := x.renderChanges(w); err != nil {
-			return err
-		}
-	}
-	// Node pages are independent: render them on every processor. Each
-	// worker keeps its own cache of sidebar items.
+	// Node pages are independent: render them on every processor, each
+	// worker with its own cache of sidebar items, and the contents and
+	// "What's new" pages beside them.
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(x.flat)/8))
-	errs := make([]error, workers)
+	errs := make([]error, workers+1)
 	var wg sync.WaitGroup
+	wg.Go(func() {
+		errs[workers] = x.renderTOC(w)
+		if errs[workers] == nil && x.history != nil {
+			errs[workers] = x.renderChanges(w)
+		}
+	})
 	for k := range workers {
 		wx := *x
 		wx.itemCache = map[string]template.HTML{}
 		wg.Go(func() {
 			for i := k; i < len(x.flat); i += workers {
-				if err := wx.renderNode(w, x.flat[i]); err != nil {
+				f := x.flat[i]
+				f.excerpt = excerpt(f.n)
+				if err := wx.renderNode(w, f); err != nil {
 					errs[k] = err
 					return
 				}
@@ -505,7 +504,7 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 	n := f.n
 	p := x.page("node", n.Path)
 	p.Title = x.title(n.Title)
-	p.Description = x.excerpts[n.ID]
+	p.Description = f.excerpt
 	if len(p.Description) > 160 {
 		p.Description = truncateRunes(p.Description, 160)
 	}
@@ -619,7 +618,7 @@ func (x *treeCtx) writeSearch(w Writer) error {
 	entries := make([]searchEntry, 0, len(x.flat))
 	for _, f := range x.flat {
 		entries = append(entries, searchEntry{ID: f.n.ID, Title: f.n.Title, TypeDisplay: typeDisplay(f.n),
-			Path: rel(x.toc, f.n.Path), Text: x.excerpts[f.n.ID]})
+			Path: rel(x.toc, f.n.Path), Text: f.excerpt})
 	}
 	data, err := jsonMarshal(entries)
 	if err != nil {
