@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
@@ -305,7 +307,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	done := map[string]bool{}
 	kept := &bodies{client: s.client}
 	defer kept.close()
-	site, err := newSiteRun(&c, kept)
+	// Rendering goes through gate; while requests are paced, one processor
+	// is kept for the fetch (see cpugate).
+	gate := cpugate.New(runtime.GOMAXPROCS(0))
+	site, err := newSiteRun(&c, kept, gate)
 	if err != nil {
 		return nil, err
 	}
@@ -328,6 +333,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback}
 	site.start(ctx, w, plan)
 	defer site.stop()
+	unreserve := func() {}
+	if !c.offline && len(c.Limits) > 0 {
+		unreserve = gate.Reserve()
+	}
 	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) (err error) {
 		written := false
 		defer func() {
@@ -353,7 +362,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return nil
 		}
+		gate.Acquire()
 		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
+		gate.Release()
 		if err != nil {
 			return err
 		}
@@ -367,6 +378,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		c.Progress.TreeDone(r, s.stats.Snapshot())
 		return nil
 	})
+	unreserve() // the rest renders on every processor
 	if c.offline && fetchErr == nil && len(sum.Failures) > 0 {
 		me := &MissingError{CacheDir: c.CacheDir}
 		for _, fl := range sum.Failures {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render/html"
@@ -49,11 +50,11 @@ type siteRun struct {
 	cancel context.CancelFunc
 }
 
-func newSiteRun(c *Config, b *bodies) (*siteRun, error) {
+func newSiteRun(c *Config, b *bodies, gate *cpugate.Gate) (*siteRun, error) {
 	if !slices.Contains(c.Formats, "html") {
 		return nil, nil
 	}
-	r, err := html.New(html.Options{ThemeDir: c.ThemeDir, IncludeUnpublished: c.Filter.IncludeUnpublished, NoSitemap: c.SiteURL == ""})
+	r, err := html.New(html.Options{ThemeDir: c.ThemeDir, IncludeUnpublished: c.Filter.IncludeUnpublished, NoSitemap: c.SiteURL == "", Gate: gate})
 	if err != nil {
 		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
 	}

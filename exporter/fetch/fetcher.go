@@ -67,11 +67,50 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		delivered = map[string]bool{}
 		budget    error // the budget ran out: requests stop, the cache goes on
 	)
+	// A fatal answer (401), or an error of each, cancels base: the
+	// requests in flight end and no more are launched.
+	base, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Results go to one goroutine that calls each, through a queue as long
+	// as the workers are many: a worker hands its tree over and is free for
+	// the next request while each renders, so the limiter's slots are not
+	// left unused behind a slow each. At most 2 × Concurrency + 1 trees are
+	// held at once.
+	queue := make(chan Result, max(1, f.Concurrency))
+	var eachErr error // the error of each, once it failed; read after done
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for r := range queue {
+			if eachErr != nil {
+				continue // failed: the rest is dropped
+			}
+			mu.Lock()
+			delivered[r.Export.Key()] = true
+			mu.Unlock()
+			if err := each(r); err != nil {
+				eachErr = err
+				cancel()
+			}
+		}
+	}()
+	closed := false
+	finish := func() error {
+		if !closed {
+			closed = true
+			close(queue)
+			<-done
+		}
+		return eachErr
+	}
+	defer finish()
 	deliver := func(r Result) error {
-		mu.Lock()
-		defer mu.Unlock()
-		delivered[r.Export.Key()] = true
-		return each(r)
+		select {
+		case queue <- r:
+			return nil
+		case <-base.Done():
+			return base.Err()
+		}
 	}
 	var network, cached []model.Export
 	for _, e := range exports {
@@ -84,10 +123,6 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 	// A budget stop lets the requests in flight finish (the server has
 	// counted them) and launches no more.
 	var stopped atomic.Bool
-	// A fatal answer (401), or an error of each, cancels wctx: the
-	// requests in flight end and no more are launched.
-	base, cancel := context.WithCancel(ctx)
-	defer cancel()
 	workers, wctx := errgroup.WithContext(base)
 	workers.SetLimit(max(1, f.Concurrency))
 	fetchOne := func(ctx context.Context, e model.Export) error {
@@ -143,20 +178,26 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		}
 		return nil
 	})
-	// The workers are waited for once both loops have launched theirs.
-	if err := loops.Wait(); err != nil {
-		_ = workers.Wait()
-		return err
-	}
+	// The workers are waited for once both loops have launched theirs,
+	// then each for the results queued. An error of each comes first: the
+	// others are what it cancelled.
+	lerr := loops.Wait()
 	err := workers.Wait()
+	if ferr := finish(); ferr != nil {
+		return ferr
+	}
+	if lerr != nil {
+		return lerr
+	}
 	if err == nil && ctx.Err() == nil && budget != nil {
-		// The budget ran out: what may come from the cache does.
+		// The budget ran out: what may come from the cache does, handed
+		// to each here (the queue is closed).
 		for _, e := range exports {
 			if delivered[e.Key()] || !(f.Skip[e.Key()] || f.Fallback[e.Key()]) {
 				continue
 			}
 			if r := f.cached(e); r.Err == nil {
-				if err := deliver(r); err != nil {
+				if err := each(r); err != nil {
 					return err
 				}
 			}

@@ -34,6 +34,16 @@ type Options struct {
 	// memory does not grow with the organization's nodes. RenderSite
 	// fails if the site has a URL after all.
 	NoSitemap bool
+	// Gate, when set, bounds the pages rendered at once across every
+	// RenderTree call: each page is rendered between its Acquire and
+	// Release. An export uses it to keep a processor for the fetch.
+	Gate Gate
+}
+
+// Gate bounds concurrent rendering (see Options.Gate).
+type Gate interface {
+	Acquire()
+	Release()
 }
 
 // pageKinds are the page templates; each is parsed on a clone of the

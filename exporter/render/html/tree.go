@@ -119,9 +119,9 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	errs := make([]error, workers+1)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		errs[workers] = x.renderTOC(w)
+		errs[workers] = x.gated(func() error { return x.renderTOC(w) })
 		if errs[workers] == nil && x.history != nil {
-			errs[workers] = x.renderChanges(w)
+			errs[workers] = x.gated(func() error { return x.renderChanges(w) })
 		}
 	})
 	for k := range workers {
@@ -130,8 +130,10 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 		wg.Go(func() {
 			for i := k; i < len(x.flat); i += workers {
 				f := x.flat[i]
-				f.excerpt = excerpt(f.n)
-				if err := wx.renderNode(w, f); err != nil {
+				if err := wx.gated(func() error {
+					f.excerpt = excerpt(f.n)
+					return wx.renderNode(w, f)
+				}); err != nil {
 					errs[k] = err
 					return
 				}
@@ -151,6 +153,15 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	}
 	r.record(x.dir, &treeRecord{outline: own, ids: ids})
 	return nil
+}
+
+// gated runs render within the renderer's gate, if any.
+func (x *treeCtx) gated(render func() error) error {
+	if g := x.r.opts.Gate; g != nil {
+		g.Acquire()
+		defer g.Release()
+	}
+	return render()
 }
 
 // Reuse tells the renderer that the pages of t are already in the output,
