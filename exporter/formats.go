@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,7 +158,8 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		}
 		entry.PDF = t.Dir() + "/handbook.pdf"
 		dir, rel, o := t.Dir(), entry.PDF, chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}
-		f.printing.Go(func() error {
+		f.printing.Go(func() (err error) {
+			defer crash.Recover(&err)
 			pdf, err := f.print(ctx, data, o)
 			if err != nil {
 				return fmt.Errorf("pdf of %s: %w", dir, err)

@@ -500,7 +500,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err := changed.prune(m); err != nil {
 		return nil, err
 	}
-	sum.Files = len(m.Files)
+	sum.Files = w.Listed()
 	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
 	sum.PDFsPrinted, sum.PDFsReused = int(formats.printed.Load()), int(formats.reused.Load())
 	sum.Stats = s.stats.Snapshot()

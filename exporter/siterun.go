@@ -3,6 +3,7 @@ package exporter
 import (
 	"context"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"slices"
 	"sync"
 
@@ -120,7 +121,7 @@ func (s *siteRun) start(ctx context.Context, w *output.Writer, plan *fetch.Plan)
 		var first error
 		for cp := range q {
 			if first == nil && ctx.Err() == nil {
-				first = s.renderCurriculum(w, plan, cp)
+				first = s.renderSafely(w, plan, cp)
 			}
 		}
 		s.done <- first
@@ -162,6 +163,12 @@ func (s *siteRun) stop() error {
 	err := <-s.done
 	s.cancel()
 	return err
+}
+
+// renderSafely is renderCurriculum with a panic turned into its error.
+func (s *siteRun) renderSafely(w *output.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) (err error) {
+	defer crash.Recover(&err)
+	return s.renderCurriculum(w, plan, cp)
 }
 
 // renderCurriculum writes the pages of every tree of cp.

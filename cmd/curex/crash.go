@@ -39,15 +39,21 @@ func (s *secrets) redact(text string) string {
 // report on stderr, with every secret taken out of the panic's value and
 // of the stack, and exit code 1: the output folder is as the last complete
 // run left it (the export commits atomically), so the report is what a
-// user files as a bug. Panics of other goroutines end the process as Go
-// does; what they print is the panic's value, and no panic of curex
-// carries the token.
+// user files as a bug. The run's own goroutines recover their panics
+// (crash.Recover) and return them as *crash.PanicError, which execute
+// reports the same way.
 func recoverCrash(stderr io.Writer, s *secrets, code *int) {
 	v := recover()
 	if v == nil {
 		return
 	}
-	report := fmt.Sprintf("curex: internal error (a bug in curex; the previous output is intact; please report it with what follows): %v\n\n%s", v, debug.Stack())
-	fmt.Fprint(stderr, s.redact(report))
+	writeCrash(stderr, s, v, debug.Stack())
 	*code = exitFailed
+}
+
+// writeCrash prints the report of a panic with value v and stack, every
+// secret taken out.
+func writeCrash(stderr io.Writer, s *secrets, v any, stack []byte) {
+	report := fmt.Sprintf("curex: internal error (a bug in curex; the previous output is intact; please report it with what follows): %v\n\n%s", v, stack)
+	fmt.Fprint(stderr, s.redact(report))
 }

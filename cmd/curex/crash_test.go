@@ -5,32 +5,48 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/crash"
 )
 
 // TestCrashReportHasNoToken makes a command read the token the way export,
-// plan and whoami do, then panic with values that carry it: the report
-// names the bug, shows the stack, and never the token.
+// plan and whoami do, then panic with values that carry it, in the command
+// or in a goroutine of its own: the report names the bug, shows the stack,
+// and never the token.
 func TestCrashReportHasNoToken(t *testing.T) {
 	const tok = "crash-test-token-5f3a9c"
 	t.Setenv("CURRICULUM_API_TOKEN", tok)
 	tests := []struct {
-		name  string
-		panic func(c exporter.Config)
-		want  string
+		name string
+		run  func(c exporter.Config) error
+		want string
 	}{
-		{"error wrapping the token", func(c exporter.Config) {
+		{"error wrapping the token", func(c exporter.Config) error {
 			panic(fmt.Errorf("request with Authorization: Bearer %s failed", c.Token))
 		}, "Bearer [redacted] failed"},
-		{"the whole configuration", func(c exporter.Config) { panic(fmt.Sprintf("%+v", c)) }, "Token:[redacted]"},
-		{"a runtime error", func(c exporter.Config) {
+		{"the whole configuration", func(c exporter.Config) error { panic(fmt.Sprintf("%+v", c)) }, "Token:[redacted]"},
+		{"a runtime error", func(c exporter.Config) error {
 			parts := strings.Split(c.Token, "-")
 			fmt.Println(parts[len(parts)]) // out of range
+			return nil
 		}, "index out of range [4] with length 4"},
+		// A panic in one of the run's goroutines comes back as an error
+		// (crash.Recover), wrapped on its way up.
+		{"in a worker goroutine", func(c exporter.Config) error {
+			var err error
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				defer crash.Recover(&err)
+				panic(fmt.Errorf("page for token %s", c.Token))
+			})
+			wg.Wait()
+			return fmt.Errorf("website: %w", err)
+		}, "page for token [redacted]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,8 +59,7 @@ func TestCrashReportHasNoToken(t *testing.T) {
 				if err := f.config(g, &c); err != nil {
 					return err
 				}
-				tt.panic(c)
-				return nil
+				return tt.run(c)
 			}}
 			f.register(boom)
 			root.AddCommand(boom)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter/crash"
 )
 
 // Exit codes (contract, see docs).
@@ -56,6 +58,13 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 	}
 	if err == nil {
 		return exitOK
+	}
+	// A panic in one of the run's goroutines, recovered there: the same
+	// report as a panic of the command.
+	var pe *crash.PanicError
+	if errors.As(err, &pe) {
+		writeCrash(stderr, &g.secrets, pe.Value, pe.Stack)
+		return exitFailed
 	}
 	fmt.Fprintf(stderr, "curex: %v\n", err)
 	var ee *exitError

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"net"
 	"regexp"
 	"slices"
@@ -217,8 +218,9 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 	forbidden := map[string]error{}
 	ask := func(g *errgroup.Group, gctx context.Context, cp *CurriculumPlan, what string) {
 		b := cp.Curriculum
-		g.Go(func() error {
-			err := retry.Do(gctx, func(ctx context.Context) error {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
+			err = retry.Do(gctx, func(ctx context.Context) error {
 				if what == "variants" {
 					vl, _, err := c.Variants(ctx, b.ID)
 					if err == nil {

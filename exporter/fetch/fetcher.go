@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"sync"
 	"sync/atomic"
 
@@ -53,7 +54,8 @@ type Fetcher struct {
 var ErrFatal = errors.New("run stopped")
 
 // Fetch fetches every export and calls each with its result, one call at
-// a time, in completion order. Trees in Skip are served from the cache by
+// a time, in completion order, from a goroutine of its own: the workers
+// queue their results and go on fetching while each works. Trees in Skip are served from the cache by
 // one goroutine beside the fetching ones (a tree the cache lost is
 // fetched after all). A tree that fails after its retries is reported
 // through Result.Err and the run goes on. Fetch stops early, and returns an
@@ -88,7 +90,7 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 			mu.Lock()
 			delivered[r.Export.Key()] = true
 			mu.Unlock()
-			if err := each(r); err != nil {
+			if err := callEach(each, r); err != nil {
 				eachErr = err
 				cancel()
 			}
@@ -125,7 +127,8 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 	var stopped atomic.Bool
 	workers, wctx := errgroup.WithContext(base)
 	workers.SetLimit(max(1, f.Concurrency))
-	fetchOne := func(ctx context.Context, e model.Export) error {
+	fetchOne := func(ctx context.Context, e model.Export) (err error) {
+		defer crash.Recover(&err)
 		if stopped.Load() {
 			return nil
 		}
@@ -150,7 +153,8 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 	// Two loops launch the work: trees from the cache (served by the loop
 	// itself) and trees to fetch.
 	var loops errgroup.Group
-	loops.Go(func() error {
+	loops.Go(func() (err error) {
+		defer crash.Recover(&err)
 		for _, e := range cached {
 			if wctx.Err() != nil {
 				return nil // the workers say why
@@ -208,6 +212,12 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		err = ctx.Err()
 	}
 	return err
+}
+
+// callEach calls each with r; a panic of each becomes its error.
+func callEach(each func(Result) error, r Result) (err error) {
+	defer crash.Recover(&err)
+	return each(r)
 }
 
 // cached serves e's tree from the client's cache, with no request and

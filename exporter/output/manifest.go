@@ -78,6 +78,60 @@ func (m *Manifest) Encode() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// encode writes m as Encode does (byte for byte, TestStreamedManifest),
+// with the n files file(i) gives instead of m.Files, one at a time: a
+// manifest of many files is written without a copy of its list in memory.
+func (m *Manifest) encode(w io.Writer, n int, file func(i int) ManifestFile) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	// The members before files, as encoding/json writes them: the last
+	// line ("}\n") is left out, for files to follow.
+	head := struct {
+		Generator string           `json:"generator"`
+		Exports   []ManifestExport `json:"exports"`
+	}{m.Generator, m.Exports}
+	if err := enc.Encode(head); err != nil {
+		return fmt.Errorf("encode manifest: %w", err)
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n}\n"))
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err := io.WriteString(w, ",\n  \"files\": []\n}\n")
+		return err
+	}
+	if _, err := io.WriteString(w, ",\n  \"files\": [\n"); err != nil {
+		return err
+	}
+	enc.SetIndent("    ", "  ")
+	for i := range n {
+		buf.Reset()
+		if err := enc.Encode(file(i)); err != nil {
+			return fmt.Errorf("encode manifest: %w", err)
+		}
+		b := buf.Bytes()
+		b = b[:len(b)-1] // the encoder's newline
+		sep := ",\n"
+		if i == n-1 {
+			sep = "\n"
+		}
+		if _, err := io.WriteString(w, "    "); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "  ]\n}\n")
+	return err
+}
+
 // ReadManifest decodes a manifest.
 func ReadManifest(r io.Reader) (*Manifest, error) {
 	var m Manifest

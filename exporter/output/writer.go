@@ -1,11 +1,12 @@
 package output
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -32,18 +33,40 @@ type Writer struct {
 	root    string // the output folder
 	staging string
 
-	prev *Manifest               // the current output's manifest, or nil
-	old  map[string]ManifestFile // its files by path
-	dirs sync.Map                // folders made in the staging folder (some)
-	ndir atomic.Int64            // entries in dirs
+	prev *Manifest          // the current output's manifest (its Files dropped), or nil
+	old  map[string]fileSum // its files by path
+	dirs sync.Map           // folders made in the staging folder (some)
+	ndir atomic.Int64       // entries in dirs
 
-	mu        sync.Mutex
-	files     map[string]ManifestFile
+	mu sync.Mutex
+	// files are this run's files by path: what the manifest lists. A
+	// run keeps one of these per output file, so it is kept small (the
+	// checksum as bytes, the path once, as the key).
+	files     map[string]fileSum
 	written   int
 	unchanged int
 	done      bool
 
 	hook func(step string) // tests: called at each point of the swap
+}
+
+// fileSum is a file's size and SHA-256.
+type fileSum struct {
+	size int64
+	sum  [sha256.Size]byte
+}
+
+// sumOf returns the fileSum of a manifest entry; false when its checksum
+// is not 64 hex digits (such an entry is never reused).
+func sumOf(f ManifestFile) (fileSum, bool) {
+	fs := fileSum{size: f.Size}
+	if len(f.SHA256) != 2*sha256.Size {
+		return fs, false
+	}
+	if _, err := hex.Decode(fs.sum[:], []byte(f.SHA256)); err != nil {
+		return fs, false
+	}
+	return fs, true
 }
 
 // Begin prepares a run writing to root: it removes staging folders that
@@ -76,12 +99,15 @@ func Begin(fsys afero.Fs, root string) (*Writer, error) {
 	if err := fsys.MkdirAll(staging, 0o755); err != nil {
 		return nil, fmt.Errorf("create staging folder: %w", err)
 	}
-	w := &Writer{fs: fsys, root: root, staging: staging, files: map[string]ManifestFile{}, old: map[string]ManifestFile{}}
+	w := &Writer{fs: fsys, root: root, staging: staging, files: map[string]fileSum{}, old: map[string]fileSum{}}
 	w.prev = w.readPrevious()
 	if w.prev != nil {
 		for _, f := range w.prev.Files {
-			w.old[f.Path] = f
+			if s, ok := sumOf(f); ok {
+				w.old[f.Path] = s
+			}
 		}
+		w.prev.Files = nil // in old, smaller
 	}
 	return w, nil
 }
@@ -184,9 +210,8 @@ func (w *Writer) Write(rel string, data []byte) error {
 	if err := w.mkdir(filepath.Dir(full)); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	sum := sha256.Sum256(data)
-	f := ManifestFile{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
-	reused, err := w.reuse(f, full, data)
+	f := fileSum{size: int64(len(data)), sum: sha256.Sum256(data)}
+	reused, err := w.reuse(rel, f, full, data)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
@@ -237,14 +262,13 @@ func (w *Writer) mkdir(dir string) error {
 // on disk): on the OS file system a hard link into the staging folder, so
 // nothing is written and the file keeps its modification time; elsewhere
 // the bytes are written and the old modification time is set.
-func (w *Writer) reuse(f ManifestFile, full string, data []byte) (bool, error) {
-	prev, ok := w.old[f.Path]
-	if !ok || prev.Size != f.Size || prev.SHA256 != f.SHA256 {
+func (w *Writer) reuse(rel string, f fileSum, full string, data []byte) (bool, error) {
+	if prev, ok := w.old[rel]; !ok || prev != f {
 		return false, nil
 	}
-	cur := filepath.Join(w.root, filepath.FromSlash(f.Path))
+	cur := filepath.Join(w.root, filepath.FromSlash(rel))
 	info, err := w.fs.Stat(cur)
-	if err != nil || !info.Mode().IsRegular() || info.Size() != f.Size {
+	if err != nil || !info.Mode().IsRegular() || info.Size() != f.size {
 		return false, nil
 	}
 	if isOS(w.fs) {
@@ -260,6 +284,14 @@ func (w *Writer) reuse(f ManifestFile, full string, data []byte) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// Listed returns how many files the manifest lists (itself not counted):
+// every file this run wrote or kept.
+func (w *Writer) Listed() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.files)
 }
 
 // Counts returns how many files this run wrote and how many it kept
@@ -321,7 +353,7 @@ func (w *Writer) carryLinked(rel string, info fs.FileInfo) (bool, error) {
 		return false, nil
 	}
 	prev, ok := w.old[rel]
-	if !ok || prev.Size != info.Size() || !info.Mode().IsRegular() {
+	if !ok || prev.size != info.Size() || !info.Mode().IsRegular() {
 		return false, nil
 	}
 	full := filepath.Join(w.staging, filepath.FromSlash(rel))
@@ -355,7 +387,8 @@ func (w *Writer) readPrevious() *Manifest {
 	return m
 }
 
-// Commit writes manifest.json (m with the list of files filled in) and
+// Commit writes manifest.json (m with the list of files this run wrote;
+// m.Files is ignored and left as it is) and
 // swaps the staging folder in place of the output folder. Until the swap,
 // the previous output is untouched; the swap itself is one atomic exchange
 // on Linux's file system, two renames elsewhere (see swap).
@@ -365,31 +398,8 @@ func (w *Writer) Commit(m *Manifest) error {
 	if w.done {
 		return errors.New("commit: writer already finished")
 	}
-	m.Files = make([]ManifestFile, 0, len(w.files))
-	for _, k := range slices.Sorted(maps.Keys(w.files)) {
-		m.Files = append(m.Files, w.files[k])
-	}
-	data, err := m.Encode()
-	if err != nil {
+	if err := w.writeManifest(m); err != nil {
 		return err
-	}
-	full := filepath.Join(w.staging, ManifestName)
-	sum := sha256.Sum256(data)
-	mf := ManifestFile{Path: ManifestName, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
-	if old, err := afero.ReadFile(w.fs, filepath.Join(w.root, ManifestName)); err == nil && bytes.Equal(old, data) {
-		w.old[ManifestName] = mf // the same manifest: keep the file as it is
-	}
-	reused, err := w.reuse(mf, full, data)
-	if err != nil {
-		return fmt.Errorf("write manifest: %w", err)
-	}
-	if !reused {
-		if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
-			return fmt.Errorf("write manifest: %w", err)
-		}
-		w.written++
-	} else {
-		w.unchanged++
 	}
 	if err := w.keepHidden(); err != nil {
 		return err
@@ -405,6 +415,102 @@ func (w *Writer) Commit(m *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// writeManifest writes manifest.json into the staging folder, encoded as
+// it goes (a file entry at a time), so that no copy of the whole list is
+// made. When its bytes are those of the current output's manifest, that
+// file is kept instead (see reuse).
+func (w *Writer) writeManifest(m *Manifest) error {
+	full := filepath.Join(w.staging, ManifestName)
+	paths := slices.Sorted(maps.Keys(w.files))
+	mf, err := w.encodeManifest(full, m, paths)
+	if err != nil {
+		return err
+	}
+	prev, ok := w.old[ManifestName]
+	if !ok {
+		// The previous manifest is not in its own list: read it.
+		prev, err = fileSumOf(w.fs, filepath.Join(w.root, ManifestName))
+		ok = err == nil
+	}
+	if ok && prev == mf {
+		w.old[ManifestName] = mf
+		if err := w.fs.Remove(full); err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+		reused, err := w.reuse(ManifestName, mf, full, nil)
+		if err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+		if reused {
+			w.unchanged++
+			return nil
+		}
+		// Not kept after all (no hard links here): write it again.
+		if _, err := w.encodeManifest(full, m, paths); err != nil {
+			return err
+		}
+	}
+	w.written++
+	return nil
+}
+
+// encodeManifest writes m, with the files of paths, to full and returns
+// its size and SHA-256.
+func (w *Writer) encodeManifest(full string, m *Manifest, paths []string) (fileSum, error) {
+	f, err := w.fs.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fileSum{}, fmt.Errorf("write manifest: %w", err)
+	}
+	h := sha256.New()
+	cw := &countWriter{w: io.MultiWriter(f, h)}
+	bw := bufio.NewWriterSize(cw, 64<<10)
+	err = m.encode(bw, len(paths), func(i int) ManifestFile {
+		s := w.files[paths[i]]
+		return ManifestFile{Path: paths[i], Size: s.size, SHA256: hex.EncodeToString(s.sum[:])}
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileSum{}, fmt.Errorf("write manifest: %w", err)
+	}
+	mf := fileSum{size: cw.n}
+	h.Sum(mf.sum[:0])
+	return mf, nil
+}
+
+// fileSumOf reads the file at path through SHA-256.
+func fileSumOf(fsys afero.Fs, path string) (fileSum, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fileSum{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return fileSum{}, err
+	}
+	s := fileSum{size: n}
+	h.Sum(s.sum[:0])
+	return s, nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // errNoExchange is returned by exchange when the platform, the kernel or

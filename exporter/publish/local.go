@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -100,7 +101,8 @@ func hashFiles(ctx context.Context, root *os.Root, rels []string, gz bool) ([]lo
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, rel := range rels {
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"io"
 	"slices"
 	"strings"
@@ -246,7 +247,8 @@ func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile,
 			unchanged++
 		default:
 			p.Checked++
-			g.Go(func() error {
+			g.Go(func() (err error) {
+				defer crash.Recover(&err)
 				same, err := sameByMetadata(gctx, b, prefix+lf.rel, lf)
 				if err != nil {
 					return err

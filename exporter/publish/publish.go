@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"io"
 	"log/slog"
 	"os"
@@ -190,8 +191,16 @@ func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string
 		remote map[string]remoteObject
 	)
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) { files, err = hashFiles(gctx, root, rels, o.Gzip); return err })
-	g.Go(func() (err error) { remote, err = listRemote(gctx, b, prefix, tgt); return err })
+	g.Go(func() (err error) {
+		defer crash.Recover(&err)
+		files, err = hashFiles(gctx, root, rels, o.Gzip)
+		return err
+	})
+	g.Go(func() (err error) {
+		defer crash.Recover(&err)
+		remote, err = listRemote(gctx, b, prefix, tgt)
+		return err
+	})
 	if err := g.Wait(); err != nil {
 		return nil, fail(err)
 	}
@@ -254,7 +263,8 @@ func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res
 			if it.phase() != phase {
 				continue
 			}
-			g.Go(func() error {
+			g.Go(func() (err error) {
+				defer crash.Recover(&err)
 				if err := gctx.Err(); err != nil {
 					return err
 				}
@@ -277,11 +287,12 @@ func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(o.Concurrency)
 	for _, key := range plan.Delete {
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			err := b.Delete(gctx, key)
+			err = b.Delete(gctx, key)
 			if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 				return fmt.Errorf("delete %q from %s: %w", key, plan.Target, err)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/crash"
 	"html/template"
 	"runtime"
 	"strings"
@@ -119,6 +120,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	errs := make([]error, workers+1)
 	var wg sync.WaitGroup
 	wg.Go(func() {
+		defer crash.Recover(&errs[workers])
 		errs[workers] = x.gated(func() error { return x.renderTOC(w) })
 		if errs[workers] == nil && x.history != nil {
 			errs[workers] = x.gated(func() error { return x.renderChanges(w) })
@@ -128,6 +130,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 		wx := *x
 		wx.itemCache = map[string]template.HTML{}
 		wg.Go(func() {
+			defer crash.Recover(&errs[k])
 			for i := k; i < len(x.flat); i += workers {
 				f := x.flat[i]
 				if err := wx.gated(func() error {
