@@ -464,8 +464,7 @@ func (w *Writer) encodeManifest(full string, m *Manifest, paths []string) (fileS
 		return fileSum{}, fmt.Errorf("write manifest: %w", err)
 	}
 	h := sha256.New()
-	cw := &countWriter{w: io.MultiWriter(f, h)}
-	bw := bufio.NewWriterSize(cw, 64<<10)
+	bw := bufio.NewWriterSize(io.MultiWriter(f, h), 64<<10)
 	err = m.encode(bw, len(paths), func(i int) ManifestFile {
 		s := w.files[paths[i]]
 		return ManifestFile{Path: paths[i], Size: s.size, SHA256: hex.EncodeToString(s.sum[:])}
@@ -479,7 +478,11 @@ func (w *Writer) encodeManifest(full string, m *Manifest, paths []string) (fileS
 	if err != nil {
 		return fileSum{}, fmt.Errorf("write manifest: %w", err)
 	}
-	mf := fileSum{size: cw.n}
+	info, err := w.fs.Stat(full)
+	if err != nil {
+		return fileSum{}, fmt.Errorf("write manifest: %w", err)
+	}
+	mf := fileSum{size: info.Size()}
 	h.Sum(mf.sum[:0])
 	return mf, nil
 }
@@ -499,18 +502,6 @@ func fileSumOf(fsys afero.Fs, path string) (fileSum, error) {
 	s := fileSum{size: n}
 	h.Sum(s.sum[:0])
 	return s, nil
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // errNoExchange is returned by exchange when the platform, the kernel or
