@@ -336,6 +336,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	unreserve := func() {}
 	if !c.offline && len(c.Limits) > 0 {
 		unreserve = gate.Reserve()
+		defer unreserve() // released below; this covers an early return
 	}
 	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) (err error) {
 		written := false

@@ -3,11 +3,11 @@ package exporter
 import (
 	"context"
 	"fmt"
-	"github.com/curex/curex/exporter/crash"
 	"slices"
 	"sync"
 
 	"github.com/curex/curex/exporter/changes"
+	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/model"

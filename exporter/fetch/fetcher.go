@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/curex/curex/exporter/crash"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -55,10 +55,10 @@ var ErrFatal = errors.New("run stopped")
 
 // Fetch fetches every export and calls each with its result, one call at
 // a time, in completion order, from a goroutine of its own: the workers
-// queue their results and go on fetching while each works. Trees in Skip are served from the cache by
-// one goroutine beside the fetching ones (a tree the cache lost is
-// fetched after all). A tree that fails after its retries is reported
-// through Result.Err and the run goes on. Fetch stops early, and returns an
+// queue their results and go on fetching while each works. Trees in Skip
+// are served from the cache by one goroutine beside the fetching ones (a
+// tree the cache lost is fetched after all). A tree that fails after its
+// retries is reported through Result.Err and the run goes on. Fetch stops early, and returns an
 // error, when ctx ends, when each returns an error, or when a request
 // shows the run cannot go on (401, budget used up); trees not fetched then
 // get no call, but for those in Skip and Fallback after a budget stop,
@@ -201,7 +201,7 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 				continue
 			}
 			if r := f.cached(e); r.Err == nil {
-				if err := each(r); err != nil {
+				if err := callEach(each, r); err != nil {
 					return err
 				}
 			}

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/curex/curex/exporter/crash"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/output"
 )
 

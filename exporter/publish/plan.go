@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/curex/curex/exporter/crash"
 	"io"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"gocloud.dev/blob"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/output"
 )
 

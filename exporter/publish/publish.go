@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/curex/curex/exporter/crash"
 	"io"
 	"log/slog"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"gocloud.dev/gcerrors"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/output"
 )
 

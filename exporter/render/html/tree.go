@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/curex/curex/exporter/crash"
 	"html/template"
 	"runtime"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/changes"
+	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 )
