@@ -106,14 +106,11 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		return eachErr
 	}
 	defer finish()
-	deliver := func(r Result) error {
-		select {
-		case queue <- r:
-			return nil
-		case <-base.Done():
-			return base.Err()
-		}
-	}
+	// Every result goes to each, even after a cancellation: a tree
+	// fetched is recorded (the server counted its request), and the
+	// consumer drains the queue to its end, so a send never blocks for
+	// long.
+	deliver := func(r Result) { queue <- r }
 	var network, cached []model.Export
 	for _, e := range exports {
 		if f.Skip[e.Key()] {
@@ -148,7 +145,8 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		if r.Err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return deliver(r)
+		deliver(r)
+		return nil
 	}
 	// Two loops launch the work: trees from the cache (served by the loop
 	// itself) and trees to fetch.
@@ -166,10 +164,7 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 				workers.Go(func() error { return fetchOne(wctx, e) })
 				continue
 			}
-			if err := deliver(r); err != nil {
-				cancel()
-				return err
-			}
+			deliver(r)
 		}
 		return nil
 	})

@@ -45,15 +45,18 @@ func TestFetchStopsAtA401(t *testing.T) {
 	}
 }
 
-// countingTransport counts the requests that reach base.
+// countingTransport counts the requests base answered.
 type countingTransport struct {
 	base http.RoundTripper
 	n    atomic.Int64
 }
 
 func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.base.RoundTrip(r)
+	resp, err := c.base.RoundTrip(r)
+	if err == nil {
+		c.n.Add(1)
+	}
+	return resp, err
 }
 
 // TestSlowConsumerDoesNotHoldTheWorkers: while each is busy with one tree
@@ -138,6 +141,47 @@ func TestConsumerErrorStopsTheRun(t *testing.T) {
 		}
 		if calls != 2 {
 			t.Errorf("each called %d times, want 2 (none after its error)", calls)
+		}
+	})
+}
+
+// TestCancelledRunDeliversWhatItFetched: a tree whose request went out is
+// handed to each even when the run is cancelled while it waits in the
+// queue, so the caller records it and the next run does not ask again.
+func TestCancelledRunDeliversWhatItFetched(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ct := &countingTransport{base: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}}
+		client, err := api.New("http://sandbox.test", trToken, api.WithHTTPClient(&http.Client{Transport: ct}), api.WithAllowHTTP())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := fetch.Discover(context.Background(), client, fetch.RetryPolicy{Retryable: api.Retryable}, fetch.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		discovery := ct.n.Load()
+		ctx, cancel := context.WithCancel(context.Background())
+		hold := make(chan struct{})
+		var calls atomic.Int64
+		f := &fetch.Fetcher{Client: client, Retry: fetch.RetryPolicy{Retryable: api.Retryable}, Concurrency: 2}
+		done := make(chan error)
+		go func() {
+			done <- f.Fetch(ctx, plan.Exports(), func(fetch.Result) error {
+				if calls.Add(1) == 1 {
+					<-hold
+				}
+				return nil
+			})
+		}()
+		synctest.Wait() // each holds the first tree; the others wait in the queue
+		cancel()
+		close(hold)
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		// A request the cancellation cut short has no answer to hand over.
+		if answered := ct.n.Load() - discovery; calls.Load() != answered {
+			t.Errorf("%d trees answered, %d handed to each", answered, calls.Load())
 		}
 	})
 }
