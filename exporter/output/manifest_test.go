@@ -3,6 +3,8 @@ package output
 import (
 	"bytes"
 	"testing"
+
+	"github.com/spf13/afero"
 )
 
 // TestStreamedManifest: the manifest Commit writes a file entry at a time
@@ -39,5 +41,42 @@ func TestStreamedManifest(t *testing.T) {
 				t.Errorf("streamed:\n%s\nwant:\n%s", got.Bytes(), want)
 			}
 		})
+	}
+}
+
+// TestUnchangedManifestOnMemoryFS: a second run with the same files on a
+// file system without hard links keeps manifest.json whole (it was once
+// replaced by an empty file there) and counts it unchanged.
+func TestUnchangedManifestOnMemoryFS(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	var first []byte
+	for run := range 2 {
+		w, err := Begin(fsys, "/out")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write("a/index.html", []byte("<p>a</p>")); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(&Manifest{Generator: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := afero.ReadFile(fsys, "/out/"+ManifestName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadManifest(bytes.NewReader(data)); err != nil {
+			t.Fatalf("run %d: %v (%d bytes)", run+1, err, len(data))
+		}
+		if run == 0 {
+			first = data
+			continue
+		}
+		if !bytes.Equal(data, first) {
+			t.Errorf("the unchanged manifest changed:\n%s\nwas:\n%s", data, first)
+		}
+		if written, unchanged := w.Counts(); written != 0 || unchanged != 2 {
+			t.Errorf("second run: %d written, %d unchanged; want 0 and 2", written, unchanged)
+		}
 	}
 }

@@ -436,6 +436,19 @@ func (w *Writer) writeManifest(m *Manifest) error {
 	}
 	if ok && prev == mf {
 		w.old[ManifestName] = mf
+		if !isOS(w.fs) {
+			// No hard links: the bytes just written are the same; keep
+			// the previous file's time, as reuse does.
+			if info, err := w.fs.Stat(filepath.Join(w.root, ManifestName)); err == nil {
+				if err := w.fs.Chtimes(full, info.ModTime(), info.ModTime()); err != nil {
+					return fmt.Errorf("write manifest: %w", err)
+				}
+				w.unchanged++
+				return nil
+			}
+			w.written++
+			return nil
+		}
 		if err := w.fs.Remove(full); err != nil {
 			return fmt.Errorf("write manifest: %w", err)
 		}
