@@ -28,11 +28,29 @@ func Write(path string, data []byte) error {
 	})
 }
 
+// WriteUnsynced replaces the file at path with data as Write does, but
+// without flushing the file or its folder to disk. A reader still never sees
+// a mix of old and new bytes while the machine runs; after a power cut the
+// file may be the old one, missing, or empty. It is for files whose loss
+// costs nothing but a little work and whose readers refuse a short or empty
+// file: the change snapshots are written once per tree on every run, and a
+// flush each made them most of a nightly run's time.
+func WriteUnsynced(path string, data []byte) error {
+	return writeFunc(path, false, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
 // WriteFunc replaces the file at path with what fill writes. When fill or
 // any step fails, the file at path is left as it was and the temporary file
 // is removed. The folder must exist. New files get mode 0600 (the temporary
 // file's): caches may hold what the API sent to one token.
 func WriteFunc(path string, fill func(io.Writer) error) error {
+	return writeFunc(path, true, fill)
+}
+
+func writeFunc(path string, sync bool, fill func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, TempPrefix+"*")
 	if err != nil {
@@ -40,7 +58,7 @@ func WriteFunc(path string, fill func(io.Writer) error) error {
 	}
 	tmp := f.Name()
 	err = fill(f)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -52,7 +70,9 @@ func WriteFunc(path string, fill func(io.Writer) error) error {
 	if err != nil {
 		return errors.Join(err, removeIfExists(tmp))
 	}
-	syncDir(dir)
+	if sync {
+		syncDir(dir)
+	}
 	return nil
 }
 

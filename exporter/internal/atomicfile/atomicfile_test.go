@@ -60,3 +60,26 @@ func TestIsTemp(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "snapshot.json")
+	for _, want := range []string{"one", "two"} {
+		if err := WriteUnsynced(path, []byte(want)); err != nil {
+			t.Fatalf("WriteUnsynced(%q): %v", want, err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("file holds %q, want %q", got, want)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("folder holds %d entries, want the file alone", len(entries))
+		}
+	}
+	if err := WriteUnsynced(filepath.Join(dir, "missing", "x"), []byte("x")); err == nil {
+		t.Error("WriteUnsynced into a missing folder: no error")
+	}
+}
