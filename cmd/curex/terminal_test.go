@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,5 +70,34 @@ func TestNamesPrintedClean(t *testing.T) {
 		if args[0] == "plan" && !strings.Contains(stdout.String(), "Algebra 1") {
 			t.Errorf("plan lost the curriculum name:\n%s", stdout.String())
 		}
+	}
+}
+
+// TestMaxTreeNodesFailsTheTreeAlone exports the sample with
+// --max-tree-nodes 25: the Algebra 1 trees (26 to 28 nodes) fail alone
+// with a message naming the limit, the Intro to CS ones (23 and 24) are
+// written, and the run exits 3.
+func TestMaxTreeNodesFailsTheTreeAlone(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"export", "--base-url", url, "--output", out, "--cache-dir", t.TempDir(),
+		"--progress", "none", "--locales", "en", "--formats", "json", "--max-tree-nodes", "25"}, &stdout, &stderr)
+	if code != exitPartial {
+		t.Fatalf("exit %d, want %d (partial): %s %s", code, exitPartial, stdout.String(), stderr.String())
+	}
+	if want := "failed algebra-1/base/en (no previous version): the tree has more than 25 nodes"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, stdout.String())
+	}
+	if strings.Contains(stdout.String(), "failed introduction-to-computer-science") {
+		t.Errorf("a tree under the cap failed:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "bundles", "introduction-to-computer-science", "base", "en", "tree.json")); err != nil {
+		t.Errorf("a tree under the cap was not written: %v", err)
+	}
+	var dummy bytes.Buffer
+	if code := run(context.Background(), []string{"export", "--base-url", url, "--output", out, "--max-tree-nodes", "0"}, &dummy, &dummy); code != exitUsage {
+		t.Errorf("--max-tree-nodes 0: exit %d, want %d", code, exitUsage)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -47,6 +48,72 @@ type Fetcher struct {
 	// Fallback holds the keys of trees to serve from the cache when the
 	// request budget runs out before their turn.
 	Fallback map[string]bool
+	// MaxNodes is the most nodes a tree may hold (0: DefaultMaxTreeNodes);
+	// a larger tree fails alone, with a *TreeTooLargeError, not retried.
+	MaxNodes int
+	// Log, when set, gets a warning for each tree whose one-line texts
+	// were cut to MaxLineBytes.
+	Log *slog.Logger
+}
+
+// DefaultMaxTreeNodes is the most nodes a tree may hold unless
+// Fetcher.MaxNodes says otherwise: ten times the largest trees the
+// benchmarks export (20,000 nodes), far above any real curriculum. Every
+// node is a page, so a runaway tree from a broken or hostile upstream
+// would otherwise fill the disk and the run's memory.
+const DefaultMaxTreeNodes = 200000
+
+// TreeTooLargeError is the error of a tree of more nodes than the limit.
+type TreeTooLargeError struct {
+	// Limit is the most nodes a tree may hold.
+	Limit int
+}
+
+// Error says what the limit is and how to raise it.
+func (e *TreeTooLargeError) Error() string {
+	return fmt.Sprintf("the tree has more than %d nodes, the most curex exports in one tree (a broken or hostile answer? raise it with --max-tree-nodes)", e.Limit)
+}
+
+// check refuses a tree nested deeper than MaxTreeDepth or holding more
+// nodes than the Fetcher allows.
+func (f *Fetcher) check(rc *api.ResolvedCurriculum) error {
+	if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
+		return &TreeTooDeepError{Levels: d} // not retried: the same tree again
+	}
+	limit := f.MaxNodes
+	if limit <= 0 {
+		limit = DefaultMaxTreeNodes
+	}
+	if countNodes(rc.Nodes, limit) > limit {
+		return &TreeTooLargeError{Limit: limit}
+	}
+	return nil
+}
+
+// normalize normalizes rc, warning when texts were cut.
+func (f *Fetcher) normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.Tree {
+	t, cut := normalize(e, rc, etag)
+	if cut > 0 && f.Log != nil {
+		f.Log.Warn("fetch: one-line texts over the limit were cut", "export", e.Dir(), "texts", cut, "limit_bytes", MaxLineBytes)
+	}
+	return t
+}
+
+// countNodes counts the nodes of ns, stopping once past limit.
+func countNodes(ns []api.ResolvedNode, limit int) int {
+	count := 0
+	stack := [][]api.ResolvedNode{ns}
+	for len(stack) > 0 && count <= limit {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		count += len(l)
+		for i := range l {
+			if len(l[i].Children) > 0 {
+				stack = append(stack, l[i].Children)
+			}
+		}
+	}
+	return count
 }
 
 // ErrFatal wraps errors that stop a whole run: the token was rejected
@@ -241,15 +308,13 @@ func (f *Fetcher) Fill(r Result) Result {
 		err = fmt.Errorf("%s %s: the cached answer changed during the run", e.CurriculumID, describe(e))
 	}
 	if err == nil {
-		if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
-			err = &TreeTooDeepError{Levels: d}
-		}
+		err = f.check(rc)
 	}
 	if err != nil {
 		full.Err = err
 		return full
 	}
-	full.Tree = Normalize(e, rc, resp.ETag)
+	full.Tree = f.normalize(e, rc, resp.ETag)
 	full.Body = resp.Body
 	return full
 }
@@ -262,10 +327,10 @@ func (f *Fetcher) one(ctx context.Context, e model.Export) Result {
 		if err != nil {
 			return err
 		}
-		if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
-			return &TreeTooDeepError{Levels: d} // not retried: the same tree again
+		if err := f.check(rc); err != nil {
+			return err // not retried: the same tree again
 		}
-		r.Tree = Normalize(e, rc, resp.ETag)
+		r.Tree = f.normalize(e, rc, resp.ETag)
 		r.Body, r.NotModified = resp.Body, resp.NotModified
 		return nil
 	})
