@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/crash"
@@ -34,6 +35,10 @@ type Result struct {
 	Shallow bool
 	// Err is why the tree could not be fetched, after retries.
 	Err error
+
+	// held is the room the result's body holds in the Fetcher's budget
+	// of bodies in flight, released once each has returned.
+	held int64
 }
 
 // Fetcher fetches resolved trees concurrently. The limiter inside the
@@ -54,7 +59,21 @@ type Fetcher struct {
 	// Log, when set, gets a warning for each tree whose one-line texts
 	// were cut to MaxLineBytes.
 	Log *slog.Logger
+	// BodyBytesInFlight bounds the bytes of /resolved bodies held at once
+	// (0: DefaultBodyBytesInFlight), from the moment one is read until
+	// each returns with it, across every worker and the queue to each.
+	// A request reserves its body's Content-Length, or the client's body
+	// limit when the server sends none, before it reads it, and waits for
+	// room; a body larger than the whole budget is read alone.
+	BodyBytesInFlight int64
 }
+
+// DefaultBodyBytesInFlight is the default Fetcher.BodyBytesInFlight: two
+// bodies at the API client's own limit (api.DefaultMaxBodyBytes), and far
+// more than 2 × Concurrency + 1 bodies of the largest real trees, whose
+// answers are tens of megabytes; so it only ever slows a run whose
+// answers are runaway ones.
+const DefaultBodyBytesInFlight = 2 * api.DefaultMaxBodyBytes
 
 // DefaultMaxTreeNodes is the most nodes a tree may hold unless
 // Fetcher.MaxNodes says otherwise: ten times the largest trees the
@@ -146,18 +165,22 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 	// left unused behind a slow each. At most 2 × Concurrency + 1 trees are
 	// held at once.
 	queue := make(chan Result, max(1, f.Concurrency))
+	room := newBodyBudget(f.BodyBytesInFlight)
 	var eachErr error // the error of each, once it failed; read after done
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for r := range queue {
 			if eachErr != nil {
+				room.release(r.held)
 				continue // failed: the rest is dropped
 			}
 			mu.Lock()
 			delivered[r.Export.Key()] = true
 			mu.Unlock()
-			if err := callEach(each, r); err != nil {
+			err := callEach(each, r)
+			room.release(r.held)
+			if err != nil {
 				eachErr = err
 				cancel()
 			}
@@ -196,7 +219,13 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		if stopped.Load() {
 			return nil
 		}
-		r := f.one(ctx, e)
+		r := f.one(ctx, e, room)
+		handed := false // to the queue, which releases its room
+		defer func() {
+			if !handed {
+				room.release(r.held)
+			}
+		}()
 		if r.Err != nil && errors.Is(r.Err, ErrBudget) {
 			mu.Lock()
 			if budget == nil {
@@ -212,6 +241,7 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		if r.Err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		handed = true
 		deliver(r)
 		return nil
 	}
@@ -319,12 +349,25 @@ func (f *Fetcher) Fill(r Result) Result {
 	return full
 }
 
-func (f *Fetcher) one(ctx context.Context, e model.Export) Result {
+// one fetches e's tree, its body's room reserved in room (Result.held).
+func (f *Fetcher) one(ctx context.Context, e model.Export, room *bodyBudget) Result {
 	r := Result{Export: e}
 	opts := api.ResolveOptions{Variant: e.Variant, Locale: e.Locale}
+	reserve := func(ctx context.Context, n int64) error {
+		n, err := room.acquire(ctx, n)
+		r.held += n
+		return err
+	}
 	err := f.Retry.Do(ctx, func(ctx context.Context) error {
-		rc, resp, err := f.Client.Resolved(ctx, e.CurriculumID, opts)
+		room.release(r.held) // an earlier attempt's body is dropped
+		r.held = 0
+		rc, resp, err := f.Client.Resolved(api.WithBodyReservation(ctx, reserve), e.CurriculumID, opts)
 		if err != nil {
+			return err
+		}
+		// Hold what the body takes: less than reserved for a body the
+		// server sent no length of, the cached body on a 304.
+		if err := room.resize(ctx, &r.held, int64(len(resp.Body))); err != nil {
 			return err
 		}
 		if err := f.check(rc); err != nil {
@@ -337,8 +380,61 @@ func (f *Fetcher) one(ctx context.Context, e model.Export) Result {
 	if err != nil {
 		r.Tree, r.Body = nil, nil
 		r.Err = err
+		room.release(r.held)
+		r.held = 0
 	}
 	return r
+}
+
+// bodyBudget is a Fetcher's budget of body bytes in flight: a weighted
+// semaphore whose every reservation is cut to its size, so that a body
+// larger than the whole budget waits for all of it and is read alone.
+type bodyBudget struct {
+	sem  *semaphore.Weighted
+	size int64
+}
+
+func newBodyBudget(size int64) *bodyBudget {
+	if size <= 0 {
+		size = DefaultBodyBytesInFlight
+	}
+	return &bodyBudget{sem: semaphore.NewWeighted(size), size: size}
+}
+
+// acquire waits for room for n bytes and returns the room taken (0 on an
+// error: the context ended).
+func (b *bodyBudget) acquire(ctx context.Context, n int64) (int64, error) {
+	n = min(max(n, 0), b.size)
+	if n == 0 {
+		return 0, nil
+	}
+	if err := b.sem.Acquire(ctx, n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// resize makes *held the room n bytes take: it gives back what is over,
+// or waits for what is missing.
+func (b *bodyBudget) resize(ctx context.Context, held *int64, n int64) error {
+	n = min(max(n, 0), b.size)
+	switch {
+	case n < *held:
+		b.release(*held - n)
+		*held = n
+	case n > *held:
+		more, err := b.acquire(ctx, n-*held)
+		*held += more
+		return err
+	}
+	return nil
+}
+
+// release gives back n bytes of room.
+func (b *bodyBudget) release(n int64) {
+	if n > 0 {
+		b.sem.Release(n)
+	}
 }
 
 // fatal reports errors after which no further request can succeed.
