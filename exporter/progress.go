@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 )
 
@@ -59,7 +60,7 @@ func (p *Lines) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 		if p.Bar {
 			fmt.Fprint(p.W, "\r\033[K")
 		}
-		fmt.Fprintf(p.W, "failed: %s: %v\n", r.Export.Dir(), r.Err)
+		fmt.Fprintf(p.W, "failed: %s: %s\n", r.Export.Dir(), api.Printable(r.Err.Error()))
 	}
 	if !p.Bar && r.Err == nil && p.done != p.total && now.Sub(p.last) < p.Every {
 		return

@@ -48,6 +48,9 @@ type Config struct {
 	Filter   fetch.Filter
 	// Concurrency is the number of trees fetched at once (default 4).
 	Concurrency int
+	// MaxTreeNodes is the most nodes one tree may hold (0:
+	// fetch.DefaultMaxTreeNodes); a larger tree fails alone.
+	MaxTreeNodes int
 	// MaxRequests stops the run cleanly after that many requests (0: none).
 	MaxRequests int64
 	// Deadline, when not zero, is when the run stops sending requests
@@ -330,7 +333,8 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if site != nil {
 		site.changes = changed
 	}
-	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback}
+	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback,
+		MaxNodes: c.MaxTreeNodes, Log: c.Log}
 	site.start(ctx, w, plan)
 	defer site.stop()
 	unreserve := func() {}

@@ -31,6 +31,7 @@ var settings = map[string]string{
 	"min_translation":     "min-translation",
 	"include_unpublished": "include-unpublished",
 	"concurrency":         "concurrency",
+	"max_tree_nodes":      "max-tree-nodes",
 	"site_url":            "site-url",
 	"theme":               "theme",
 	"paper":               "paper",

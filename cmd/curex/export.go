@@ -85,6 +85,7 @@ type selectFlags struct {
 	minTranslation     int
 	includeUnpublished bool
 	concurrency        int
+	maxTreeNodes       int
 }
 
 func (f *selectFlags) register(cmd *cobra.Command) {
@@ -95,6 +96,7 @@ func (f *selectFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.minTranslation, "min-translation", 0, "skip locales less than this percent published (0-100)")
 	fl.BoolVar(&f.includeUnpublished, "include-unpublished", false, "include curricula and nodes that are not published")
 	fl.IntVar(&f.concurrency, "concurrency", 4, "trees fetched at once (the rate limiter sets the pace)")
+	fl.IntVar(&f.maxTreeNodes, "max-tree-nodes", fetch.DefaultMaxTreeNodes, "most nodes in one tree; a larger tree fails alone (exit 3)")
 }
 
 func (f *selectFlags) filter() (fetch.Filter, error) {
@@ -178,7 +180,10 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if c.Filter, err = f.sel.filter(); err != nil {
 		return err
 	}
-	c.Concurrency = f.sel.concurrency
+	c.Concurrency, c.MaxTreeNodes = f.sel.concurrency, f.sel.maxTreeNodes
+	if c.MaxTreeNodes < 1 {
+		return usageErr(fmt.Errorf("--max-tree-nodes %d: want 1 or more", c.MaxTreeNodes))
+	}
 	switch f.mdLayout {
 	case "default":
 	case "hugo":
@@ -293,14 +298,14 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)
 	for _, sk := range s.Skipped {
-		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
 	}
 	for _, fl := range s.Failures {
 		kept := "no previous version"
 		if fl.Kept {
 			kept = "previous version kept"
 		}
-		fmt.Fprintf(g.stdout, "failed %s (%s): %v\n", fl.Export.Dir(), kept, fl.Err)
+		fmt.Fprintf(g.stdout, "failed %s (%s): %s\n", fl.Export.Dir(), kept, api.Printable(fl.Err.Error()))
 	}
 	if s.NotFetched > 0 {
 		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests or --deadline; the next run starts with them (what was fetched is kept)\n", s.NotFetched)

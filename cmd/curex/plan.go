@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 )
@@ -56,18 +57,18 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	}
 	p := r.Plan
 	w := tabwriter.NewWriter(g.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintf(w, "token of %s (%s)\n\n", p.User.Name, p.User.OrganizationName)
+	fmt.Fprintf(w, "token of %s (%s)\n\n", api.Printable(p.User.Name), api.Printable(p.User.OrganizationName))
 	trees := 0
 	for _, cp := range p.Curricula {
-		fmt.Fprintf(w, "%s  %s  (%d variants, primary locale %s)\n", cp.Curriculum.ID, cp.Curriculum.Name, len(cp.Variants), cp.PrimaryLocale)
+		fmt.Fprintf(w, "%s  %s  (%d variants, primary locale %s)\n", api.Printable(cp.Curriculum.ID), api.Printable(cp.Curriculum.Name), len(cp.Variants), api.Printable(cp.PrimaryLocale))
 		fmt.Fprint(w, "  variant \\ locale")
 		for _, l := range cp.Locales {
-			fmt.Fprintf(w, "\t%s %d%%", l.Code, l.PublishedProgress)
+			fmt.Fprintf(w, "\t%s %d%%", api.Printable(l.Code), l.PublishedProgress)
 		}
 		fmt.Fprintln(w)
 		rows := append([]string{""}, variantNames(cp)...)
 		for _, v := range rows {
-			label := v
+			label := api.Printable(v)
 			if label == "" {
 				label = "(base)"
 			}
@@ -91,7 +92,7 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	}
 	printSchedule(g, c, r, trees)
 	for _, sk := range p.Skipped {
-		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), sk.Reason)
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
 	}
 	return nil
 }

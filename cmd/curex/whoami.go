@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/api"
 )
 
 func newWhoamiCommand(g *globals) *cobra.Command {
@@ -23,7 +24,7 @@ func newWhoamiCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(g.stdout, "%s <%s>, %s (user %s)\n", u.Name, u.Email, u.OrganizationName, u.ID)
+			_, err = fmt.Fprintf(g.stdout, "%s <%s>, %s (user %s)\n", api.Printable(u.Name), api.Printable(u.Email), api.Printable(u.OrganizationName), api.Printable(u.ID))
 			return err
 		},
 	}

@@ -404,6 +404,20 @@ func requestPath(req *http.Request) string {
 	return req.URL.RequestURI()
 }
 
+// bodyReservationKey is the context key of WithBodyReservation.
+type bodyReservationKey struct{}
+
+// WithBodyReservation returns a copy of ctx under which the Client, before
+// it reads a 2xx body, calls reserve with the most bytes that body can
+// take: its Content-Length when the server sent one, else the Client's
+// body limit. reserve may block (a caller bounding the bytes of bodies
+// held at once waits for room there); an error from it, such as the
+// context's, ends the request with that error, not retried. The
+// reservation is the caller's to release, once it lets go of the body.
+func WithBodyReservation(ctx context.Context, reserve func(ctx context.Context, n int64) error) context.Context {
+	return context.WithValue(ctx, bodyReservationKey{}, reserve)
+}
+
 // readBody reads the whole body of resp, up to the Client's limit for a 2xx
 // answer and up to maxErrorBody (silently cut) for others.
 func (c *Client) readBody(req *http.Request, resp *http.Response, ok bool) ([]byte, error) {
@@ -417,6 +431,15 @@ func (c *Client) readBody(req *http.Request, resp *http.Response, ok bool) ([]by
 	}
 	if ok && resp.ContentLength > limit {
 		return nil, tooLarge()
+	}
+	if reserve, _ := req.Context().Value(bodyReservationKey{}).(func(context.Context, int64) error); ok && reserve != nil {
+		n := resp.ContentLength
+		if n < 0 {
+			n = limit
+		}
+		if err := reserve(req.Context(), n); err != nil {
+			return nil, &transportError{err: fmt.Errorf("%s %s: wait for room to read the body: %w", method, path, err)}
+		}
 	}
 	n := limit
 	if n < math.MaxInt64 {

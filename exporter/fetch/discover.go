@@ -427,9 +427,10 @@ func items(cs []api.Curriculum) []slug.Item {
 var safeLocale = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
 
 // LocaleSlug returns the folder name of a locale: its code in lower case,
-// or a safe slug of it when the code is not a plain language tag.
+// or a safe slug of it when the code is not a plain language tag or is a
+// name Windows reserves ("CON", "nul": slug.Reserved).
 func LocaleSlug(code string) string {
-	if safeLocale.MatchString(code) {
+	if safeLocale.MatchString(code) && !slug.Reserved(code) {
 		return strings.ToLower(code)
 	}
 	return slug.ID(code)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/crash"
@@ -33,6 +35,10 @@ type Result struct {
 	Shallow bool
 	// Err is why the tree could not be fetched, after retries.
 	Err error
+
+	// held is the room the result's body holds in the Fetcher's budget
+	// of bodies in flight, released once each has returned.
+	held int64
 }
 
 // Fetcher fetches resolved trees concurrently. The limiter inside the
@@ -47,6 +53,86 @@ type Fetcher struct {
 	// Fallback holds the keys of trees to serve from the cache when the
 	// request budget runs out before their turn.
 	Fallback map[string]bool
+	// MaxNodes is the most nodes a tree may hold (0: DefaultMaxTreeNodes);
+	// a larger tree fails alone, with a *TreeTooLargeError, not retried.
+	MaxNodes int
+	// Log, when set, gets a warning for each tree whose one-line texts
+	// were cut to MaxLineBytes.
+	Log *slog.Logger
+	// BodyBytesInFlight bounds the bytes of /resolved bodies held at once
+	// (0: DefaultBodyBytesInFlight), from the moment one is read until
+	// each returns with it, across every worker and the queue to each.
+	// A request reserves its body's Content-Length, or the client's body
+	// limit when the server sends none, before it reads it, and waits for
+	// room; a body larger than the whole budget is read alone.
+	BodyBytesInFlight int64
+}
+
+// DefaultBodyBytesInFlight is the default Fetcher.BodyBytesInFlight: two
+// bodies at the API client's own limit (api.DefaultMaxBodyBytes), and far
+// more than 2 × Concurrency + 1 bodies of the largest real trees, whose
+// answers are tens of megabytes; so it only ever slows a run whose
+// answers are runaway ones.
+const DefaultBodyBytesInFlight = 2 * api.DefaultMaxBodyBytes
+
+// DefaultMaxTreeNodes is the most nodes a tree may hold unless
+// Fetcher.MaxNodes says otherwise: ten times the largest trees the
+// benchmarks export (20,000 nodes), far above any real curriculum. Every
+// node is a page, so a runaway tree from a broken or hostile upstream
+// would otherwise fill the disk and the run's memory.
+const DefaultMaxTreeNodes = 200000
+
+// TreeTooLargeError is the error of a tree of more nodes than the limit.
+type TreeTooLargeError struct {
+	// Limit is the most nodes a tree may hold.
+	Limit int
+}
+
+// Error says what the limit is and how to raise it.
+func (e *TreeTooLargeError) Error() string {
+	return fmt.Sprintf("the tree has more than %d nodes, the most curex exports in one tree (a broken or hostile answer? raise it with --max-tree-nodes)", e.Limit)
+}
+
+// check refuses a tree nested deeper than MaxTreeDepth or holding more
+// nodes than the Fetcher allows.
+func (f *Fetcher) check(rc *api.ResolvedCurriculum) error {
+	if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
+		return &TreeTooDeepError{Levels: d} // not retried: the same tree again
+	}
+	limit := f.MaxNodes
+	if limit <= 0 {
+		limit = DefaultMaxTreeNodes
+	}
+	if countNodes(rc.Nodes, limit) > limit {
+		return &TreeTooLargeError{Limit: limit}
+	}
+	return nil
+}
+
+// normalize normalizes rc, warning when texts were cut.
+func (f *Fetcher) normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.Tree {
+	t, cut := normalize(e, rc, etag)
+	if cut > 0 && f.Log != nil {
+		f.Log.Warn("fetch: one-line texts over the limit were cut", "export", e.Dir(), "texts", cut, "limit_bytes", MaxLineBytes)
+	}
+	return t
+}
+
+// countNodes counts the nodes of ns, stopping once past limit.
+func countNodes(ns []api.ResolvedNode, limit int) int {
+	count := 0
+	stack := [][]api.ResolvedNode{ns}
+	for len(stack) > 0 && count <= limit {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		count += len(l)
+		for i := range l {
+			if len(l[i].Children) > 0 {
+				stack = append(stack, l[i].Children)
+			}
+		}
+	}
+	return count
 }
 
 // ErrFatal wraps errors that stop a whole run: the token was rejected
@@ -79,18 +165,22 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 	// left unused behind a slow each. At most 2 × Concurrency + 1 trees are
 	// held at once.
 	queue := make(chan Result, max(1, f.Concurrency))
+	room := newBodyBudget(f.BodyBytesInFlight)
 	var eachErr error // the error of each, once it failed; read after done
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for r := range queue {
 			if eachErr != nil {
+				room.release(r.held)
 				continue // failed: the rest is dropped
 			}
 			mu.Lock()
 			delivered[r.Export.Key()] = true
 			mu.Unlock()
-			if err := callEach(each, r); err != nil {
+			err := callEach(each, r)
+			room.release(r.held)
+			if err != nil {
 				eachErr = err
 				cancel()
 			}
@@ -129,7 +219,13 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		if stopped.Load() {
 			return nil
 		}
-		r := f.one(ctx, e)
+		r := f.one(ctx, e, room)
+		handed := false // to the queue, which releases its room
+		defer func() {
+			if !handed {
+				room.release(r.held)
+			}
+		}()
 		if r.Err != nil && errors.Is(r.Err, ErrBudget) {
 			mu.Lock()
 			if budget == nil {
@@ -145,6 +241,7 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 		if r.Err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		handed = true
 		deliver(r)
 		return nil
 	}
@@ -241,39 +338,103 @@ func (f *Fetcher) Fill(r Result) Result {
 		err = fmt.Errorf("%s %s: the cached answer changed during the run", e.CurriculumID, describe(e))
 	}
 	if err == nil {
-		if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
-			err = &TreeTooDeepError{Levels: d}
-		}
+		err = f.check(rc)
 	}
 	if err != nil {
 		full.Err = err
 		return full
 	}
-	full.Tree = Normalize(e, rc, resp.ETag)
+	full.Tree = f.normalize(e, rc, resp.ETag)
 	full.Body = resp.Body
 	return full
 }
 
-func (f *Fetcher) one(ctx context.Context, e model.Export) Result {
+// one fetches e's tree, its body's room reserved in room (Result.held).
+func (f *Fetcher) one(ctx context.Context, e model.Export, room *bodyBudget) Result {
 	r := Result{Export: e}
 	opts := api.ResolveOptions{Variant: e.Variant, Locale: e.Locale}
+	reserve := func(ctx context.Context, n int64) error {
+		n, err := room.acquire(ctx, n)
+		r.held += n
+		return err
+	}
 	err := f.Retry.Do(ctx, func(ctx context.Context) error {
-		rc, resp, err := f.Client.Resolved(ctx, e.CurriculumID, opts)
+		room.release(r.held) // an earlier attempt's body is dropped
+		r.held = 0
+		rc, resp, err := f.Client.Resolved(api.WithBodyReservation(ctx, reserve), e.CurriculumID, opts)
 		if err != nil {
 			return err
 		}
-		if d := treeDepth(rc.Nodes); d > MaxTreeDepth {
-			return &TreeTooDeepError{Levels: d} // not retried: the same tree again
+		// Hold what the body takes: less than reserved for a body the
+		// server sent no length of, the cached body on a 304.
+		if err := room.resize(ctx, &r.held, int64(len(resp.Body))); err != nil {
+			return err
 		}
-		r.Tree = Normalize(e, rc, resp.ETag)
+		if err := f.check(rc); err != nil {
+			return err // not retried: the same tree again
+		}
+		r.Tree = f.normalize(e, rc, resp.ETag)
 		r.Body, r.NotModified = resp.Body, resp.NotModified
 		return nil
 	})
 	if err != nil {
 		r.Tree, r.Body = nil, nil
 		r.Err = err
+		room.release(r.held)
+		r.held = 0
 	}
 	return r
+}
+
+// bodyBudget is a Fetcher's budget of body bytes in flight: a weighted
+// semaphore whose every reservation is cut to its size, so that a body
+// larger than the whole budget waits for all of it and is read alone.
+type bodyBudget struct {
+	sem  *semaphore.Weighted
+	size int64
+}
+
+func newBodyBudget(size int64) *bodyBudget {
+	if size <= 0 {
+		size = DefaultBodyBytesInFlight
+	}
+	return &bodyBudget{sem: semaphore.NewWeighted(size), size: size}
+}
+
+// acquire waits for room for n bytes and returns the room taken (0 on an
+// error: the context ended).
+func (b *bodyBudget) acquire(ctx context.Context, n int64) (int64, error) {
+	n = min(max(n, 0), b.size)
+	if n == 0 {
+		return 0, nil
+	}
+	if err := b.sem.Acquire(ctx, n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// resize makes *held the room n bytes take: it gives back what is over,
+// or waits for what is missing.
+func (b *bodyBudget) resize(ctx context.Context, held *int64, n int64) error {
+	n = min(max(n, 0), b.size)
+	switch {
+	case n < *held:
+		b.release(*held - n)
+		*held = n
+	case n > *held:
+		more, err := b.acquire(ctx, n-*held)
+		*held += more
+		return err
+	}
+	return nil
+}
+
+// release gives back n bytes of room.
+func (b *bodyBudget) release(n int64) {
+	if n > 0 {
+		b.sem.Release(n)
+	}
 }
 
 // fatal reports errors after which no further request can succeed.

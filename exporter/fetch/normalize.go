@@ -2,24 +2,54 @@ package fetch
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/slug"
 )
 
+// MaxLineBytes bounds a one-line text of a node (title, type name and
+// label, ordinal label, source curriculum, variant chain names) in every
+// format. A longer one is cut, ending in "…", with a warning, not failed:
+// one runaway title is no reason to lose a tree of 20,000 nodes. Ids are
+// kept whole (pages are named by a hash of them).
+const MaxLineBytes = 4096
+
 // Normalize turns a resolved curriculum from the API into the model tree of
 // export e, giving every node its page path under e.Dir(). Node ids that
 // repeat within the tree (a broken upstream) get distinct paths. The
 // one-line texts every format shows (titles, type names and labels, the
-// source curriculum) pass through PlainText; ids and attributes are kept
-// exactly as received.
+// source curriculum) pass through PlainText and are cut to about
+// MaxLineBytes, ending in "…"; ids and attributes are kept exactly as
+// received.
 func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.Tree {
+	t, _ := normalize(e, rc, etag)
+	return t
+}
+
+// normalize is Normalize, also counting the texts it cut.
+func normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) (*model.Tree, int) {
+	cut := 0
+	line := func(s string) string {
+		s = PlainText(s)
+		if len(s) <= MaxLineBytes {
+			return s
+		}
+		cut++
+		return cutLine(s)
+	}
 	t := &model.Tree{
 		Export:       e,
-		VariantChain: append([]string(nil), rc.VariantChain...),
+		VariantChain: make([]string, len(rc.VariantChain)),
 		ETag:         etag,
 		ResolvedAt:   rc.ResolvedAt,
+	}
+	for i, name := range rc.VariantChain {
+		t.VariantChain[i] = name
+		if len(name) > MaxLineBytes {
+			t.VariantChain[i] = line(name)
+		}
 	}
 	if t.VariantID == "" {
 		t.VariantID = rc.ID
@@ -39,10 +69,10 @@ func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.T
 			s := &f.src[i]
 			n := &model.Node{
 				ID:             s.ID,
-				Title:          PlainText(s.Title),
-				NodeType:       model.NodeType{Name: s.NodeType.Name, DisplayName: PlainText(s.NodeType.DisplayName), Icon: s.NodeType.Icon},
-				OrdinalLabel:   PlainText(s.OrdinalLabel),
-				TypeDisplay:    PlainText(s.TypeDisplay),
+				Title:          line(s.Title),
+				NodeType:       model.NodeType{Name: s.NodeType.Name, DisplayName: line(s.NodeType.DisplayName), Icon: s.NodeType.Icon},
+				OrdinalLabel:   line(s.OrdinalLabel),
+				TypeDisplay:    line(s.TypeDisplay),
 				WorkflowStatus: s.WorkflowStatus,
 				Position:       s.Position,
 				Depth:          f.depth,
@@ -50,7 +80,7 @@ func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.T
 				Inheritance:    model.Inheritance(s.Inheritance),
 				Translation:    model.Translation(s.Translation),
 			}
-			n.Inheritance.SourceCurriculum = PlainText(n.Inheritance.SourceCurriculum)
+			n.Inheritance.SourceCurriculum = line(n.Inheritance.SourceCurriculum)
 			if n.NodeType.DisplayName == "" {
 				n.NodeType.DisplayName = n.NodeType.Name
 			}
@@ -68,5 +98,16 @@ func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.T
 			}
 		}
 	}
-	return t
+	return t, cut
+}
+
+// cutLine cuts s, a PlainText, to about MaxLineBytes on a character
+// boundary and ends it with "…", closing again the bidirectional controls
+// the cut left open.
+func cutLine(s string) string {
+	end := MaxLineBytes - len("…")
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return PlainText(s[:end] + "…")
 }

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/curex/curex/exporter/slug"
 	"github.com/spf13/afero"
 )
 
@@ -180,7 +181,8 @@ func (w *Writer) Root() string { return w.root }
 
 // CheckPath rejects a relative output path that could leave the output
 // folder or is not in canonical form: empty, absolute, with "." or ".."
-// segments, backslashes or control characters.
+// segments, backslashes or control characters, or a segment Windows cannot
+// name a file or folder by ("con", "nul.md", "name.": slug.Reserved).
 func CheckPath(rel string) error {
 	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, '\\') || path.Clean(rel) != rel {
 		return fmt.Errorf("unsafe output path %q", rel)
@@ -188,6 +190,9 @@ func CheckPath(rel string) error {
 	for _, seg := range strings.Split(rel, "/") {
 		if seg == "." || seg == ".." {
 			return fmt.Errorf("unsafe output path %q", rel)
+		}
+		if slug.Reserved(seg) {
+			return fmt.Errorf("unsafe output path %q: %q is a name Windows reserves", rel, seg)
 		}
 	}
 	for _, r := range rel {

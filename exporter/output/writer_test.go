@@ -212,3 +212,19 @@ func TestManyFolders(t *testing.T) {
 		t.Errorf("c/n1/search.json = %q, %v", m, err)
 	}
 }
+
+// TestCheckPathWindowsReserved checks that a path with a segment Windows
+// cannot create (a device name, with or without an extension, or a name
+// ending in a dot or space) is refused, so none reaches the output.
+func TestCheckPathWindowsReserved(t *testing.T) {
+	for _, p := range []string{"con/index.html", "a/NUL.md", "a/com1/index.html", "lpt9.json", "a/aux.tar.gz", "a/name./b", "a/name /b", "conin$"} {
+		if CheckPath(p) == nil {
+			t.Errorf("CheckPath(%q) accepted it", p)
+		}
+	}
+	for _, p := range []string{"con-1/index.html", "a/console.md", "a/com10/x", "01-con.md"} {
+		if err := CheckPath(p); err != nil {
+			t.Errorf("CheckPath(%q): %v", p, err)
+		}
+	}
+}

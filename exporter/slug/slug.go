@@ -1,7 +1,9 @@
 // Package slug turns names and identifiers from the API, which are
 // untrusted, into path segments that are readable, stable across runs,
 // unique among siblings and safe: only a-z, 0-9 and "-", never empty, never
-// "." or "..", never a separator or a control character.
+// "." or "..", never a separator or a control character, and never a name
+// Windows reserves for a device ("con", "nul", "com1", ...; see Reserved),
+// so an exported folder or archive extracts on Windows too.
 package slug
 
 import (
@@ -60,14 +62,48 @@ func Make(s string) string {
 	if len(out) > maxLen {
 		out = out[:maxLen]
 	}
-	return strings.Trim(out, "-")
+	out = strings.Trim(out, "-")
+	if Reserved(out) {
+		// "con" → "con-1": no other name slugs to a reserved name with a
+		// suffix, and Assign keeps siblings apart if one reads "Con 1".
+		out += "-1"
+	}
+	return out
+}
+
+// reservedDevices are the names Windows keeps for devices, in lower case:
+// a file or folder named by one, with or without an extension, cannot be
+// created or extracted there.
+var reservedDevices = map[string]bool{
+	"con": true, "prn": true, "aux": true, "nul": true, "conin$": true, "conout$": true, "clock$": true,
+	"com0": true, "com1": true, "com2": true, "com3": true, "com4": true,
+	"com5": true, "com6": true, "com7": true, "com8": true, "com9": true,
+	"com¹": true, "com²": true, "com³": true,
+	"lpt0": true, "lpt1": true, "lpt2": true, "lpt3": true, "lpt4": true,
+	"lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true,
+	"lpt¹": true, "lpt²": true, "lpt³": true,
+}
+
+// Reserved reports whether the path segment seg cannot be a file or folder
+// name on Windows: a device name ("CON", "nul.md", "Com1.tar.gz", "lpt²",
+// "aux .txt"), case-insensitively and whatever follows its first dot, or a
+// name ending in a dot or a space, which Windows silently strips.
+func Reserved(seg string) bool {
+	if seg == "" {
+		return false
+	}
+	if last := seg[len(seg)-1]; last == '.' || last == ' ' {
+		return seg != "." && seg != ".."
+	}
+	base, _, _ := strings.Cut(seg, ".")
+	return reservedDevices[strings.ToLower(strings.TrimRight(base, " "))]
 }
 
 // ID returns a slug of an identifier that is unique for distinct ids: the
 // id itself when it is already a safe slug, else its readable part followed
 // by a short hash of the exact id ("Unit 1" → "unit-1-6b3a55e0").
 func ID(id string) string {
-	if id != "" && Make(id) == id {
+	if id != "" && Make(id) == id && !Reserved(id) {
 		return id
 	}
 	sum := sha256.Sum256([]byte(id))

@@ -81,8 +81,57 @@ func TestAssign(t *testing.T) {
 	}
 }
 
+// TestWindowsReservedNames checks that no device name Windows reserves
+// comes out of Make, ID or Assign, whatever its case or extension, and
+// that siblings stay apart.
+func TestWindowsReservedNames(t *testing.T) {
+	names := []string{"con", "CON", "Con.md", "nul", "NUL.txt", "aux", "prn", "com1", "COM9", "com0", "lpt1", "LPT9",
+		"conin$", "CONOUT$", "com¹", "lpt³", "aux.tar.gz", "nul ", "con."}
+	for _, n := range names {
+		if s := Make(n); Reserved(s) {
+			t.Errorf("Make(%q) = %q, reserved on Windows", n, s)
+		}
+		if s := ID(n); Reserved(s) {
+			t.Errorf("ID(%q) = %q, reserved on Windows", n, s)
+		}
+	}
+	items := []Item{{Key: "con", Name: "CON"}, {Key: "nul", Name: "nul"}, {Key: "x1", Name: "Con 1"}, {Key: "x2", Name: "com1"}, {Key: "x3", Name: "Com1 1"}}
+	got := Assign(items)
+	seen := map[string]string{}
+	for k, s := range got {
+		if Reserved(s) || !safe(s) {
+			t.Errorf("Assign: %s → %q, not a safe name on Windows", k, s)
+		}
+		if prev, dup := seen[s]; dup {
+			t.Errorf("Assign: %s and %s share %q", k, prev, s)
+		}
+		seen[s] = k
+	}
+	if again := Assign(items); again["con"] != got["con"] || again["x1"] != got["x1"] {
+		t.Errorf("Assign not deterministic: %v vs %v", again, got)
+	}
+}
+
+func TestReserved(t *testing.T) {
+	tests := []struct {
+		seg  string
+		want bool
+	}{
+		{"con", true}, {"CON", true}, {"con.md", true}, {"Con.tar.gz", true}, {"aux .txt", true},
+		{"com1", true}, {"COM9.html", true}, {"com²", true}, {"lpt¹.md", true}, {"conin$", true},
+		{"CONOUT$.log", true}, {"nul", true}, {"prn", true}, {"name.", true}, {"name ", true},
+		{"con-1", false}, {"console", false}, {"com10", false}, {"lpt", false}, {"icon", false},
+		{"01-con.md", false}, {"index.html", false}, {".", false}, {"..", false}, {"", false},
+	}
+	for _, tt := range tests {
+		if got := Reserved(tt.seg); got != tt.want {
+			t.Errorf("Reserved(%q) = %v, want %v", tt.seg, got, tt.want)
+		}
+	}
+}
+
 func safe(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > maxLen || !utf8.ValidString(s) {
+	if s == "" || s == "." || s == ".." || len(s) > maxLen || !utf8.ValidString(s) || Reserved(s) {
 		return false
 	}
 	for _, r := range s {
@@ -94,7 +143,7 @@ func safe(s string) bool {
 }
 
 func FuzzSlug(f *testing.F) {
-	for _, s := range []string{"Algebra 1", "../..", "日本語", "", "a\x00b", "Ünïcödé", strings.Repeat("x", 300)} {
+	for _, s := range []string{"Algebra 1", "../..", "日本語", "", "a\x00b", "Ünïcödé", strings.Repeat("x", 300), "CON", "nul.md", "com1", "Lpt9 "} {
 		f.Add(s, "other")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {

@@ -159,6 +159,12 @@ type TreeItem struct {
 	// of the button that shows or hides Children ("Sections of " and ""),
 	// set when there are Children; the title sits in a <bdi> between them.
 	TogglePre, TogglePost string
+	// Elided, when positive, makes the item stand for that many siblings
+	// the sidebar leaves out (a tree of more than 300 nodes lists a
+	// window of siblings around the page's node): Title is the localized
+	// "… 12 more in the contents" and Href the contents page, which lists
+	// every node; the other fields are empty.
+	Elided int
 }
 
 // NodeView is the main content of a node page.

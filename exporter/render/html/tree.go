@@ -312,11 +312,19 @@ func typeDisplay(n *model.Node) string {
 	return strings.TrimSpace(n.NodeType.DisplayName + " " + n.OrdinalLabel)
 }
 
-// items builds tree items for ns: every level when open is nil, else only
-// the children of nodes in open (the path to the current node).
+// items builds tree items for ns: every level when all, else only the
+// children of nodes in open (the path to the current node), each level cut
+// to a window of siblings (see window).
 func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all bool, current string) []*TreeItem {
-	out := make([]*TreeItem, 0, len(ns))
-	for _, n := range ns {
+	lo, hi := 0, len(ns)
+	if !all {
+		lo, hi = window(ns, open, current)
+	}
+	out := make([]*TreeItem, 0, hi-lo+2)
+	if lo > 0 {
+		out = append(out, x.elided(p, lo))
+	}
+	for _, n := range ns[lo:hi] {
 		href := p.Href(n.Path)
 		more := len(n.Children) > 0 && !all && !open[n.ID]
 		// An item off the path to the page's node renders the same on
@@ -350,7 +358,40 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		}
 		out = append(out, it)
 	}
+	if hi < len(ns) {
+		out = append(out, x.elided(p, len(ns)-hi))
+	}
 	return out
+}
+
+// window returns the range of siblings ns a windowed sidebar lists: at most
+// sidebarWindow before and after the one on the path to the current node
+// (open or current), or the first 2 × sidebarWindow + 1 when none is. A
+// page's sidebar then holds at most 2 × sidebarWindow + 3 items a level,
+// however broad the tree.
+func window(ns []*model.Node, open map[string]bool, current string) (lo, hi int) {
+	if len(ns) <= 2*sidebarWindow+1 {
+		return 0, len(ns)
+	}
+	focus := -1
+	for i, n := range ns {
+		if open[n.ID] || n.ID == current {
+			focus = i
+			break
+		}
+	}
+	if focus < 0 {
+		return 0, 2*sidebarWindow + 1
+	}
+	lo = max(0, focus-sidebarWindow)
+	hi = min(len(ns), focus+sidebarWindow+1)
+	return lo, hi
+}
+
+// elided is the sidebar item that stands for k siblings left out of the
+// window: a link to the contents page, which lists every node.
+func (x *treeCtx) elided(p *Page, k int) *TreeItem {
+	return &TreeItem{Title: x.m.T("more_in_contents", k), Href: p.Href(x.toc), Elided: k}
 }
 
 // downloads lists the other forms of the tree the site links to.
