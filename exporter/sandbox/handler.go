@@ -51,6 +51,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now (which testing/synctest fakes).
 	Now func() time.Time
+	// Records is the form records are written in: RecordsResource
+	// (resource objects, also the zero value) or RecordsPlain (fields at
+	// the top).
+	Records RecordForm
 	// CacheBytes bounds the cache of encoded answers (large resolved trees
 	// are costly to build); 0 means DefaultCacheBytes, a negative value
 	// turns the cache off.
@@ -97,6 +101,9 @@ func New(ds *dataset.Dataset, opts Options) (*Handler, error) {
 	}
 	if h.opts.Now == nil {
 		h.opts.Now = time.Now
+	}
+	if _, err := ParseRecordForm(string(opts.Records)); err != nil {
+		return nil, err
 	}
 	h.cache.limit = opts.CacheBytes
 	if h.cache.limit == 0 {
@@ -250,6 +257,9 @@ func (h *Handler) answer(r *http.Request) (*reply, *caller, *Fault) {
 			rep := h.errorReply(err)
 			mergeHeader(rep.header, rl)
 			return rep, c, nil
+		}
+		if h.opts.Records == RecordsPlain {
+			v = plainRecords(v)
 		}
 		enc = encodeTagged(v)
 		h.cache.put(ix, key, enc)
