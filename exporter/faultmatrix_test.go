@@ -91,7 +91,7 @@ func (e *matrixEnv) faultsOn(match func(*http.Request) bool, attempts int, spec 
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	faulty, err := sandbox.New(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
+	faulty, err := newSandbox(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func runFaultRow(t *testing.T, row faultRow) {
 	// The previously published output, from a healthy sandbox.
 	before := map[string]string{}
 	if !row.noPrevious {
-		healthy, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+		healthy, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +328,7 @@ func runFaultRow(t *testing.T, row faultRow) {
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := sandbox.New(ds, opts)
+	h, err := newSandbox(ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -754,6 +754,85 @@ func faultRows() []faultRow {
 			check: onePagePerNode("algebra-1/texas/es"),
 		},
 		{
+			name: "negative positions in one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					walkNodes(body, func(n map[string]any) { fieldsOf(n)["position"] = -1 })
+				})
+			},
+			exit: exitOK, changed: true,
+			check: bundleNodes("algebra-1/texas/es", func(t *testing.T, nodes []any) {
+				var order func(ns []any)
+				order = func(ns []any) {
+					for i, x := range ns {
+						n := x.(map[string]any)
+						if n["position"] != float64(i) {
+							t.Errorf("node %v: position %v, want %d (the served order)", n["id"], n["position"], i)
+						}
+						kids, _ := n["children"].([]any)
+						order(kids)
+					}
+				}
+				order(nodes)
+			}),
+		},
+		{
+			name: "an empty node id in one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					first := true
+					walkNodes(body, func(n map[string]any) {
+						if first {
+							n["id"], first = "", false
+						}
+					})
+				})
+			},
+			exit: exitOK, changed: true,
+			check: bundleNodes("algebra-1/texas/es", func(t *testing.T, nodes []any) {
+				if id := nodes[0].(map[string]any)["id"]; id != "unnamed-1" {
+					t.Errorf("the node served without an id has id %v, want unnamed-1", id)
+				}
+			}),
+		},
+		{
+			name: "a source_locale that is no language tag in one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					i := 0
+					walkNodes(body, func(n map[string]any) {
+						tm, _ := fieldsOf(n)["translation_metadata"].(map[string]any)
+						if tm != nil {
+							tm["source_locale"] = []string{"español!", "es_MX"}[i%2]
+							i++
+						}
+					})
+				})
+			},
+			exit: exitOK, changed: true,
+			check: bundleNodes("algebra-1/texas/es", func(t *testing.T, nodes []any) {
+				first := nodes[0].(map[string]any)["translation"].(map[string]any)
+				second := nodes[1].(map[string]any)["translation"].(map[string]any)
+				if first["source_locale"] != "" || second["source_locale"] != "es-MX" {
+					t.Errorf("source locales %v and %v, want \"\" (not a tag: dropped) and es-MX (normalized)", first["source_locale"], second["source_locale"])
+				}
+			}),
+		},
+		{
+			name: "a value of the wrong kind in one node of one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					first := true
+					walkNodes(body, func(n map[string]any) {
+						if first {
+							fieldsOf(n)["title"], first = map[string]any{"es": "x"}, false
+						}
+					})
+				})
+			},
+			exit: exitPartial, msg: "title: got object, want a string",
+		},
+		{
 			name: "cycle through /content_nodes children",
 			arrange: func(e *matrixEnv) {
 				e.rewrite(func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v1/content_nodes/") }, func(body map[string]any) {
@@ -777,6 +856,35 @@ func faultRows() []faultRow {
 				}
 			},
 		},
+	}
+}
+
+// fieldsOf returns the members holding a decoded record's fields: its
+// attributes in the resource form, the record itself in the plain form.
+func fieldsOf(n map[string]any) map[string]any {
+	if a, ok := n["attributes"].(map[string]any); ok && n["type"] != nil {
+		return a
+	}
+	return n
+}
+
+// bundleNodes runs fn on the nodes of the JSON bundle of the export in dir.
+func bundleNodes(dir string, fn func(t *testing.T, nodes []any)) func(t *testing.T, r *matrixResult) {
+	return func(t *testing.T, r *matrixResult) {
+		t.Helper()
+		raw, ok := r.after[filepath.Join(r.out, "bundles", filepath.FromSlash(dir), "tree.json")]
+		if !ok {
+			t.Fatalf("no bundle of %s", dir)
+		}
+		var tree map[string]any
+		if err := json.Unmarshal([]byte(raw), &tree); err != nil {
+			t.Fatal(err)
+		}
+		nodes, _ := tree["nodes"].([]any)
+		if len(nodes) < 2 {
+			t.Fatalf("%s: %d root nodes", dir, len(nodes))
+		}
+		fn(t, nodes)
 	}
 }
 
@@ -849,11 +957,13 @@ func deepTree(depth int) []dataset.Node {
 	return []dataset.Node{n}
 }
 
-// walkNodes calls fn for every resolved content node in a decoded body.
+// walkNodes calls fn for every resolved content node in a decoded body, in
+// either record form (a plain node has no type, its fields at the top).
 func walkNodes(v any, fn func(map[string]any)) {
 	switch x := v.(type) {
 	case map[string]any:
-		if x["type"] == "resolved_content_node" {
+		_, plain := x["inheritance_metadata"]
+		if x["type"] == "resolved_content_node" || (plain && x["id"] != nil) {
 			fn(x)
 		}
 		for _, c := range x {

@@ -363,6 +363,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return nil
 		}
+		for _, m := range r.Tree.Repairs {
+			c.Log.Warn("repaired a value the API left open", "tree", r.Export.Dir(), "repair", m)
+		}
 		gate.Acquire()
 		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
 		gate.Release()

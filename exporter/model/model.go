@@ -55,6 +55,11 @@ type Tree struct {
 	ResolvedAt time.Time
 	// Nodes are the root nodes in order.
 	Nodes []*Node
+	// Repairs name the values of the served tree that the specification
+	// leaves open and that were repaired in this tree (a negative
+	// position, an empty node id, a source locale that is no language
+	// tag), one message each, for the run to warn about.
+	Repairs []string
 }
 
 // NodeType is the kind of a node.

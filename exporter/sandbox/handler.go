@@ -259,9 +259,10 @@ func (h *Handler) answer(r *http.Request) (*reply, *caller, *Fault) {
 			return rep, c, nil
 		}
 		if h.opts.Records == RecordsPlain {
-			v = plainRecords(v)
+			enc = tagged(encodePlain(v))
+		} else {
+			enc = encodeTagged(v)
 		}
-		enc = encodeTagged(v)
 		h.cache.put(ix, key, enc)
 	}
 	rep := okReply(r, enc)
@@ -388,8 +389,10 @@ func (h *Handler) draw(r *http.Request) *Fault {
 
 // encodeTagged encodes v and computes its ETag: the first 128 bits of the
 // body's SHA-256, so equal content always has the same tag.
-func encodeTagged(v any) encoded {
-	body := encode(v)
+func encodeTagged(v any) encoded { return tagged(encode(v)) }
+
+// tagged pairs body with its ETag.
+func tagged(body []byte) encoded {
 	sum := sha256.Sum256(body)
 	return encoded{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
 }

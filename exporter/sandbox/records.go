@@ -2,8 +2,9 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // RecordForm is how the sandbox writes the records of spec section 2.
@@ -34,16 +35,55 @@ func ParseRecordForm(s string) (RecordForm, error) {
 	return "", fmt.Errorf("%q is not a record form (resource or plain)", s)
 }
 
-// plainRecords rewrites the data of an endpoint's envelope in the plain
-// form. References (relationship data naming a record by id and type) are
-// not records and stay as they are.
-func plainRecords(v any) any {
+// encodePlain encodes an endpoint's answer with its records in the plain
+// form. It writes the records itself rather than through encoding/json,
+// whose check of what a MarshalJSON method returns stops at 10,000 levels
+// of nesting (the sandbox serves deeper trees, for the clients' limits
+// to refuse) and would scan each subtree again at every level.
+func encodePlain(v any) []byte {
 	env, ok := v.(envelope)
 	if !ok {
-		return v
+		return encode(v)
 	}
-	env.Data = plainOf(env.Data)
-	return env
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	if env.Status != "" {
+		buf.WriteString(`"status":`)
+		writeJSON(&buf, env.Status)
+		buf.WriteByte(',')
+	}
+	buf.WriteString(`"data":`)
+	writeData(&buf, plainOf(env.Data))
+	if env.Meta != nil {
+		buf.WriteString(`,"meta":`)
+		writeJSON(&buf, env.Meta)
+	}
+	buf.WriteString("}\n")
+	return buf.Bytes()
+}
+
+// writeJSON appends v as encode does, without the newline.
+func writeJSON(buf *bytes.Buffer, v any) {
+	buf.Write(bytes.TrimSuffix(encode(v), []byte("\n")))
+}
+
+// writeData appends a record, a list of records or any other value.
+func writeData(buf *bytes.Buffer, v any) {
+	switch x := v.(type) {
+	case plainRecord:
+		x.writeTo(buf)
+	case []plainRecord:
+		buf.WriteByte('[')
+		for i := range x {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			x[i].writeTo(buf)
+		}
+		buf.WriteByte(']')
+	default:
+		writeJSON(buf, v)
+	}
 }
 
 // plainOf converts a record or a list of records; anything else is kept.
@@ -94,57 +134,33 @@ type plainRecord struct {
 	hasChildren bool
 }
 
-// MarshalJSON writes the record with its fields at the top.
-func (p plainRecord) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := p.writeTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// writeTo writes the record and its subtree into buf itself: children
-// written through MarshalJSON would be checked again at every level, and
-// deep trees would cost time quadratic in their depth.
-func (p plainRecord) writeTo(buf *bytes.Buffer) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false) // as encode: free-form content keeps its bytes
+// writeTo appends the record and its subtree to buf.
+func (p plainRecord) writeTo(buf *bytes.Buffer) {
 	buf.WriteString(`{"id":`)
-	if err := enc.Encode(p.id); err != nil {
-		return err
-	}
-	var attrs bytes.Buffer
-	aenc := json.NewEncoder(&attrs)
-	aenc.SetEscapeHTML(false)
-	if err := aenc.Encode(p.attrs); err != nil {
-		return err
-	}
-	inner := bytes.TrimSpace(attrs.Bytes())
-	if len(inner) < 2 || inner[0] != '{' {
-		return fmt.Errorf("record %s: attributes are not an object", p.id)
-	}
-	if inner = bytes.TrimSpace(inner[1 : len(inner)-1]); len(inner) > 0 {
+	writeJSON(buf, p.id)
+	// The members of the attributes, in their order, without the braces.
+	// Every attributes value is a struct of this package: an object.
+	attrs := bytes.TrimSuffix(encode(p.attrs), []byte("\n"))
+	if inner := attrs[1 : len(attrs)-1]; len(inner) > 0 {
 		buf.WriteByte(',')
 		buf.Write(inner)
 	}
 	if p.hasChildren {
-		buf.WriteString(`,"children":[`)
-		for i, c := range p.children {
+		buf.WriteString(`,"children":`)
+		writeData(buf, p.children)
+	}
+	if p.rels != nil {
+		buf.WriteString(`,"relationships":{`)
+		for i, k := range slices.Sorted(maps.Keys(p.rels)) {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := c.writeTo(buf); err != nil {
-				return err
-			}
+			writeJSON(buf, k)
+			buf.WriteString(`:{"data":`)
+			writeData(buf, p.rels[k].Data)
+			buf.WriteByte('}')
 		}
-		buf.WriteByte(']')
-	}
-	if p.rels != nil {
-		buf.WriteString(`,"relationships":`)
-		if err := enc.Encode(p.rels); err != nil {
-			return err
-		}
+		buf.WriteByte('}')
 	}
 	buf.WriteByte('}')
-	return nil
 }
