@@ -833,6 +833,81 @@ func faultRows() []faultRow {
 			exit: exitPartial, msg: "title: got object, want a string",
 		},
 		{
+			name: "every record a plain object, fields at the top",
+			opts: sandbox.Options{Records: sandbox.RecordsPlain},
+			exit: exitOK, changed: true, // the ETags differ with the bodies
+			check: func(t *testing.T, r *matrixResult) {
+				for p, b := range r.before {
+					a, ok := r.after[p]
+					switch {
+					case !ok:
+						t.Errorf("%s is gone", p)
+					case strings.HasSuffix(p, ".html") && a != b:
+						t.Errorf("%s changed", p)
+					}
+				}
+				if len(r.after) != len(r.before) {
+					t.Errorf("%d files, before %d", len(r.after), len(r.before))
+				}
+			},
+		},
+		{
+			name: "POSIX-style locale codes",
+			arrange: func(e *matrixEnv) {
+				servePOSIX(e, "es", "es_ES")
+				e.cfg.Filter.Locales = []string{"en", "es_ES"}
+			},
+			exit: exitOK, changed: true,
+			check: func(t *testing.T, r *matrixResult) {
+				raw, ok := r.after[filepath.Join(r.out, "bundles", "algebra-1", "texas", "es-es", "tree.json")]
+				if !ok {
+					t.Fatal("no bundle of algebra-1/texas/es-es")
+				}
+				var tree map[string]any
+				if err := json.Unmarshal([]byte(raw), &tree); err != nil {
+					t.Fatal(err)
+				}
+				if tree["locale"] != "es-ES" || tree["locale_as_served"] != "es_ES" {
+					t.Errorf("locale %v, locale_as_served %v; want es-ES, es_ES", tree["locale"], tree["locale_as_served"])
+				}
+				if strings.Contains(r.after[filepath.Join(r.out, "bundles", "algebra-1", "texas", "en", "tree.json")], "locale_as_served") {
+					t.Error("the en bundle has locale_as_served, though en was served as it is")
+				}
+			},
+		},
+		{
+			name: "a locale entry with no code",
+			arrange: func(e *matrixEnv) {
+				addLocale(e, "101", "", "Ghost")
+				e.cfg.Filter.Locales = nil
+			},
+			exit: exitOK, changed: true,
+			check: func(t *testing.T, r *matrixResult) {
+				for p := range r.after {
+					if strings.Contains(p, string(filepath.Separator)+"x-") {
+						t.Errorf("%s: an export of the locale with no code", p)
+					}
+				}
+				if r.sum.Planned != 28 {
+					t.Errorf("%d trees planned, want the sample's 28", r.sum.Planned)
+				}
+			},
+		},
+		{
+			name: "a locale code that is no language tag",
+			arrange: func(e *matrixEnv) {
+				addLocale(e, "101", "klingon!!", "Klingon")
+				e.cfg.Filter.Locales = nil
+			},
+			noPrevious: true,
+			exit:       exitPartial, msg: `locale code "klingon!!" is not a language tag`,
+			check: func(t *testing.T, r *matrixResult) {
+				if len(r.sum.Failures) != 4 || r.sum.Written != 28 {
+					t.Errorf("%d failures, %d written; want the 4 variants of Algebra 1 in klingon!! failed, the sample's 28 trees written", len(r.sum.Failures), r.sum.Written)
+				}
+			},
+		},
+		{
 			name: "cycle through /content_nodes children",
 			arrange: func(e *matrixEnv) {
 				e.rewrite(func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v1/content_nodes/") }, func(body map[string]any) {
@@ -857,6 +932,45 @@ func faultRows() []faultRow {
 			},
 		},
 	}
+}
+
+// servePOSIX makes the sandbox list the locale code as served instead of
+// code, and answer resolved requests for served as for code, as an API
+// with POSIX-style codes would.
+func servePOSIX(e *matrixEnv, code, served string) {
+	e.rewrite(func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/locales") }, func(body map[string]any) {
+		for _, x := range body["data"].([]any) {
+			if f := fieldsOf(x.(map[string]any)); f["code"] == code {
+				f["code"] = served
+			}
+		}
+		if m, _ := body["meta"].(map[string]any); m != nil && m["primary_locale"] == code {
+			m["primary_locale"] = served
+		}
+	})
+	e.wrap(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if q := r.URL.Query(); q.Get("locale") == served {
+				q.Set("locale", code)
+				r = r.Clone(r.Context())
+				r.URL.RawQuery = q.Encode()
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+}
+
+// addLocale adds a locale entry to the locales the sandbox lists for
+// curriculum id, in the form of the entries it serves.
+func addLocale(e *matrixEnv, id, code, name string) {
+	e.rewrite(func(r *http.Request) bool { return r.URL.Path == "/api/v1/curricula/"+id+"/locales" }, func(body map[string]any) {
+		data := body["data"].([]any)
+		entry := map[string]any{"id": id + ":" + code, "code": code, "name": name, "is_primary": false, "translation_progress": 100, "published_progress": 100}
+		if first := data[0].(map[string]any); first["type"] != nil {
+			entry = map[string]any{"id": id + ":" + code, "type": first["type"], "attributes": entry}
+		}
+		body["data"] = append(data, entry)
+	})
 }
 
 // fieldsOf returns the members holding a decoded record's fields: its

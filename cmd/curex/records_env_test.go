@@ -13,13 +13,15 @@ import (
 const recordsEnv = "CUREX_SANDBOX_RECORDS"
 
 // newSandbox is sandbox.New serving records in the form recordsEnv
-// selects; a value that is no form panics, so a typo cannot pass as the
-// default.
+// selects, unless opts names one; a value that is no form panics, so a
+// typo cannot pass as the default.
 func newSandbox(ds *dataset.Dataset, opts sandbox.Options) (*sandbox.Handler, error) {
 	form, err := sandbox.ParseRecordForm(os.Getenv(recordsEnv))
 	if err != nil {
 		panic(recordsEnv + ": " + err.Error())
 	}
-	opts.Records = form
+	if opts.Records == "" {
+		opts.Records = form
+	}
 	return sandbox.New(ds, opts)
 }

@@ -219,7 +219,7 @@ func callEach(each func(Result) error, r Result) (err error) {
 // without decoding it: a Shallow result.
 func (f *Fetcher) cached(e model.Export) Result {
 	r := Result{Export: e, FromCache: true, NotModified: true, Shallow: true}
-	etag, ok := f.Client.CachedResolvedETag(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.Locale})
+	etag, ok := f.Client.CachedResolvedETag(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()})
 	if !ok {
 		r.Err = fmt.Errorf("%s %s: %w", e.CurriculumID, describe(e), api.ErrNotCached)
 		return r
@@ -236,7 +236,7 @@ func (f *Fetcher) Fill(r Result) Result {
 	}
 	e := r.Export
 	full := Result{Export: e, FromCache: true, NotModified: true}
-	rc, resp, err := f.Client.CachedResolved(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.Locale})
+	rc, resp, err := f.Client.CachedResolved(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()})
 	if err == nil && resp.ETag != r.Tree.ETag {
 		err = fmt.Errorf("%s %s: the cached answer changed during the run", e.CurriculumID, describe(e))
 	}
@@ -256,7 +256,7 @@ func (f *Fetcher) Fill(r Result) Result {
 
 func (f *Fetcher) one(ctx context.Context, e model.Export) Result {
 	r := Result{Export: e}
-	opts := api.ResolveOptions{Variant: e.Variant, Locale: e.Locale}
+	opts := api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()}
 	err := f.Retry.Do(ctx, func(ctx context.Context) error {
 		rc, resp, err := f.Client.Resolved(ctx, e.CurriculumID, opts)
 		if err != nil {
