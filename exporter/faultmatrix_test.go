@@ -897,6 +897,7 @@ func faultRows() []faultRow {
 			name: "a locale code that is no language tag",
 			arrange: func(e *matrixEnv) {
 				addLocale(e, "101", "klingon!!", "Klingon")
+				answerAs(e, "klingon!!", "es") // a server that serves what it lists
 				e.cfg.Filter.Locales = nil
 			},
 			noPrevious: true,
@@ -948,6 +949,11 @@ func servePOSIX(e *matrixEnv, code, served string) {
 			m["primary_locale"] = served
 		}
 	})
+	answerAs(e, served, code)
+}
+
+// answerAs answers resolved requests for the locale code as for code.
+func answerAs(e *matrixEnv, served, code string) {
 	e.wrap(func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if q := r.URL.Query(); q.Get("locale") == served {
