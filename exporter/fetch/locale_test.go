@@ -1,6 +1,9 @@
 package fetch
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNormalizeLocale: language tags are kept as served, POSIX and Rails
 // style codes become tags, and what is still no tag is refused.
@@ -29,4 +32,30 @@ func TestNormalizeLocale(t *testing.T) {
 			t.Errorf("NormalizeLocale(%q) = %q, %v; want %q, %v", tc.code, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// FuzzNormalizeLocale: a code NormalizeLocale accepts becomes a tag the
+// JSON bundle accepts, which normalizes to itself and names a safe folder.
+func FuzzNormalizeLocale(f *testing.F) {
+	for _, s := range []string{"en", "pt_BR", "zh_Hant_TW", "pt_BR.UTF-8", "sr_RS@latin", "", "x", "und", "en-US-u-ca-gregory", "i-klingon", "es_419", "../..", "EN_us"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		tag, ok := NormalizeLocale(code)
+		if !ok {
+			if tag != "" {
+				t.Fatalf("NormalizeLocale(%q) = %q, false", code, tag)
+			}
+			return
+		}
+		if !safeLocale.MatchString(tag) {
+			t.Fatalf("NormalizeLocale(%q) = %q, not a tag", code, tag)
+		}
+		if again, ok := NormalizeLocale(tag); !ok || again != tag {
+			t.Fatalf("NormalizeLocale(%q) = %q, %v; want it unchanged", tag, again, ok)
+		}
+		if s := LocaleSlug(tag); s != strings.ToLower(tag) || strings.ContainsAny(s, "/\\.") {
+			t.Fatalf("LocaleSlug(%q) = %q", tag, s)
+		}
+	})
 }
