@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -245,16 +244,16 @@ type resolvedNodeWire struct {
 
 // attrsMember is the attributes member of a resolved node: its fields in
 // the resource form, its free-form content in the plain form. Which one is
-// decided once the record is read (resolvedNodeWire.fields), so both
-// readings are kept.
+// decided once the whole record is read (resolvedNodeWire.fields), and the
+// member is decoded then, once.
 type attrsMember struct {
-	present bool
-	rec     resolvedAttrs
-	recErr  error
-	raw     json.RawMessage
+	// raw is the member as it is in the body being decoded, not a copy:
+	// fields reads it before Decode returns, and nothing decoded refers
+	// to it (encoding/json copies what it keeps).
+	raw json.RawMessage
 }
 
-// UnmarshalJSON reads an object (or null: absent).
+// UnmarshalJSON keeps an object (null: absent).
 func (m *attrsMember) UnmarshalJSON(b []byte) error {
 	switch {
 	case string(b) == "null":
@@ -262,25 +261,24 @@ func (m *attrsMember) UnmarshalJSON(b []byte) error {
 	case len(b) == 0 || b[0] != '{':
 		return kindError[attrsMember](b)
 	}
-	m.present = true
-	m.raw = bytes.Clone(b)
-	m.recErr = within("attributes", json.Unmarshal(b, &m.rec))
+	m.raw = b
 	return nil
 }
 
 // fields returns the node's fields, from whichever form it came in.
 func (w *resolvedNodeWire) fields() (*resolvedAttrs, error) {
-	if !w.Attributes.present {
+	switch {
+	case w.Attributes.raw == nil: // the plain form, without content
 		return &w.resolvedAttrs, nil
-	}
-	if !w.resolvedAttrs.fieldsAtTop() { // the resource form
-		if err := w.Attributes.recErr; err != nil {
+	case w.resolvedAttrs.fieldsAtTop(): // the plain form: attributes is the content
+		a := &w.resolvedAttrs
+		if err := within("attributes", json.Unmarshal(w.Attributes.raw, &a.Attributes)); err != nil {
 			return nil, readable(err)
 		}
-		return &w.Attributes.rec, nil
+		return a, nil
 	}
-	a := &w.resolvedAttrs // the plain form: attributes is the content
-	if err := within("attributes", json.Unmarshal(w.Attributes.raw, &a.Attributes)); err != nil {
+	a := new(resolvedAttrs) // the resource form
+	if err := within("attributes", json.Unmarshal(w.Attributes.raw, a)); err != nil {
 		return nil, readable(err)
 	}
 	return a, nil
