@@ -14,6 +14,9 @@ FUZZTIME    ?= 20s
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804).
 FUZZTIME_TEST ?= 3000x
 GO_DIRS     := cmd exporter templates themes
+# PLAIN_E2E: the end-to-end tests make test runs once more against a sandbox serving plain records
+# (fields at the top, CUREX_SANDBOX_RECORDS=plain), without -race: about 1 to 2 minutes.
+PLAIN_E2E   := ^(TestFaultMatrix|TestHostileContent|TestExportSecondRunIsConditional|TestExportUnderFaultsAndTightLimits|TestChangeDetection|TestExportAsANewUser|TestExportPlanWhoami|TestExportFaultExitCodes)$$
 TOOLS       := .tools
 VNU_VERSION := 26.9.27
 VNU         := $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
@@ -54,6 +57,7 @@ test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
 	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
+	CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 10m -run '$(PLAIN_E2E)' ./exporter/ ./cmd/curex/
 	$(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
 	$(MAKE) nightly
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)

@@ -91,7 +91,7 @@ func (e *matrixEnv) faultsOn(match func(*http.Request) bool, attempts int, spec 
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	faulty, err := sandbox.New(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
+	faulty, err := newSandbox(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func runFaultRow(t *testing.T, row faultRow) {
 	// The previously published output, from a healthy sandbox.
 	before := map[string]string{}
 	if !row.noPrevious {
-		healthy, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+		healthy, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +328,7 @@ func runFaultRow(t *testing.T, row faultRow) {
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := sandbox.New(ds, opts)
+	h, err := newSandbox(ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -754,6 +754,161 @@ func faultRows() []faultRow {
 			check: onePagePerNode("algebra-1/texas/es"),
 		},
 		{
+			name: "negative positions in one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					walkNodes(body, func(n map[string]any) { fieldsOf(n)["position"] = -1 })
+				})
+			},
+			exit: exitOK, changed: true,
+			check: bundleNodes("algebra-1/texas/es", func(t *testing.T, nodes []any) {
+				var order func(ns []any)
+				order = func(ns []any) {
+					for i, x := range ns {
+						n := x.(map[string]any)
+						if n["position"] != float64(i) {
+							t.Errorf("node %v: position %v, want %d (the served order)", n["id"], n["position"], i)
+						}
+						kids, _ := n["children"].([]any)
+						order(kids)
+					}
+				}
+				order(nodes)
+			}),
+		},
+		{
+			name: "an empty node id in one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					first := true
+					walkNodes(body, func(n map[string]any) {
+						if first {
+							n["id"], first = "", false
+						}
+					})
+				})
+			},
+			exit: exitOK, changed: true,
+			check: bundleNodes("algebra-1/texas/es", func(t *testing.T, nodes []any) {
+				if id := nodes[0].(map[string]any)["id"]; id != "unnamed-1" {
+					t.Errorf("the node served without an id has id %v, want unnamed-1", id)
+				}
+			}),
+		},
+		{
+			name: "a source_locale that is no language tag in one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					i := 0
+					walkNodes(body, func(n map[string]any) {
+						tm, _ := fieldsOf(n)["translation_metadata"].(map[string]any)
+						if tm != nil {
+							tm["source_locale"] = []string{"español!", "es_MX"}[i%2]
+							i++
+						}
+					})
+				})
+			},
+			exit: exitOK, changed: true,
+			check: bundleNodes("algebra-1/texas/es", func(t *testing.T, nodes []any) {
+				first := nodes[0].(map[string]any)["translation"].(map[string]any)
+				second := nodes[1].(map[string]any)["translation"].(map[string]any)
+				if first["source_locale"] != "" || second["source_locale"] != "es-MX" {
+					t.Errorf("source locales %v and %v, want \"\" (not a tag: dropped) and es-MX (normalized)", first["source_locale"], second["source_locale"])
+				}
+			}),
+		},
+		{
+			name: "a value of the wrong kind in one node of one tree",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(oneTree, func(body map[string]any) {
+					first := true
+					walkNodes(body, func(n map[string]any) {
+						if first {
+							fieldsOf(n)["title"], first = map[string]any{"es": "x"}, false
+						}
+					})
+				})
+			},
+			exit: exitPartial, msg: "title: got object, want a string",
+		},
+		{
+			name: "every record a plain object, fields at the top",
+			opts: sandbox.Options{Records: sandbox.RecordsPlain},
+			exit: exitOK, changed: true, // the ETags differ with the bodies
+			check: func(t *testing.T, r *matrixResult) {
+				for p, b := range r.before {
+					a, ok := r.after[p]
+					switch {
+					case !ok:
+						t.Errorf("%s is gone", p)
+					case strings.HasSuffix(p, ".html") && a != b:
+						t.Errorf("%s changed", p)
+					}
+				}
+				if len(r.after) != len(r.before) {
+					t.Errorf("%d files, before %d", len(r.after), len(r.before))
+				}
+			},
+		},
+		{
+			name: "POSIX-style locale codes",
+			arrange: func(e *matrixEnv) {
+				servePOSIX(e, "es", "es_ES")
+				e.cfg.Filter.Locales = []string{"en", "es_ES"}
+			},
+			exit: exitOK, changed: true,
+			check: func(t *testing.T, r *matrixResult) {
+				raw, ok := r.after[filepath.Join(r.out, "bundles", "algebra-1", "texas", "es-es", "tree.json")]
+				if !ok {
+					t.Fatal("no bundle of algebra-1/texas/es-es")
+				}
+				var tree map[string]any
+				if err := json.Unmarshal([]byte(raw), &tree); err != nil {
+					t.Fatal(err)
+				}
+				if tree["locale"] != "es-ES" || tree["locale_as_served"] != "es_ES" {
+					t.Errorf("locale %v, locale_as_served %v; want es-ES, es_ES", tree["locale"], tree["locale_as_served"])
+				}
+				if strings.Contains(r.after[filepath.Join(r.out, "bundles", "algebra-1", "texas", "en", "tree.json")], "locale_as_served") {
+					t.Error("the en bundle has locale_as_served, though en was served as it is")
+				}
+			},
+		},
+		{
+			name: "a locale entry with no code",
+			arrange: func(e *matrixEnv) {
+				addLocale(e, "101", "", "Ghost")
+				e.cfg.Filter.Locales = nil
+			},
+			exit: exitOK, changed: true,
+			check: func(t *testing.T, r *matrixResult) {
+				for p := range r.after {
+					if strings.Contains(p, string(filepath.Separator)+"x-") {
+						t.Errorf("%s: an export of the locale with no code", p)
+					}
+				}
+				if r.sum.Planned != 28 {
+					t.Errorf("%d trees planned, want the sample's 28", r.sum.Planned)
+				}
+			},
+		},
+		{
+			name: "a locale code that is no language tag",
+			arrange: func(e *matrixEnv) {
+				addLocale(e, "101", "klingon!!", "Klingon")
+				answerAs(e, "klingon!!", "es") // a server that serves what it lists
+				e.cfg.Filter.Locales = nil
+			},
+			noPrevious: true,
+			exit:       exitPartial, msg: `locale code "klingon!!" is not a language tag`,
+			check: func(t *testing.T, r *matrixResult) {
+				if len(r.sum.Failures) != 4 || r.sum.Written != 28 {
+					t.Errorf("%d failures, %d written; want the 4 variants of Algebra 1 in klingon!! failed, the sample's 28 trees written", len(r.sum.Failures), r.sum.Written)
+				}
+			},
+		},
+		{
 			name: "cycle through /content_nodes children",
 			arrange: func(e *matrixEnv) {
 				e.rewrite(func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v1/content_nodes/") }, func(body map[string]any) {
@@ -777,6 +932,79 @@ func faultRows() []faultRow {
 				}
 			},
 		},
+	}
+}
+
+// servePOSIX makes the sandbox list the locale code as served instead of
+// code, and answer resolved requests for served as for code, as an API
+// with POSIX-style codes would.
+func servePOSIX(e *matrixEnv, code, served string) {
+	e.rewrite(func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/locales") }, func(body map[string]any) {
+		for _, x := range body["data"].([]any) {
+			if f := fieldsOf(x.(map[string]any)); f["code"] == code {
+				f["code"] = served
+			}
+		}
+		if m, _ := body["meta"].(map[string]any); m != nil && m["primary_locale"] == code {
+			m["primary_locale"] = served
+		}
+	})
+	answerAs(e, served, code)
+}
+
+// answerAs answers resolved requests for the locale code as for code.
+func answerAs(e *matrixEnv, served, code string) {
+	e.wrap(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if q := r.URL.Query(); q.Get("locale") == served {
+				q.Set("locale", code)
+				r = r.Clone(r.Context())
+				r.URL.RawQuery = q.Encode()
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+}
+
+// addLocale adds a locale entry to the locales the sandbox lists for
+// curriculum id, in the form of the entries it serves.
+func addLocale(e *matrixEnv, id, code, name string) {
+	e.rewrite(func(r *http.Request) bool { return r.URL.Path == "/api/v1/curricula/"+id+"/locales" }, func(body map[string]any) {
+		data := body["data"].([]any)
+		entry := map[string]any{"id": id + ":" + code, "code": code, "name": name, "is_primary": false, "translation_progress": 100, "published_progress": 100}
+		if first := data[0].(map[string]any); first["type"] != nil {
+			entry = map[string]any{"id": id + ":" + code, "type": first["type"], "attributes": entry}
+		}
+		body["data"] = append(data, entry)
+	})
+}
+
+// fieldsOf returns the members holding a decoded record's fields: its
+// attributes in the resource form, the record itself in the plain form.
+func fieldsOf(n map[string]any) map[string]any {
+	if a, ok := n["attributes"].(map[string]any); ok && n["type"] != nil {
+		return a
+	}
+	return n
+}
+
+// bundleNodes runs fn on the nodes of the JSON bundle of the export in dir.
+func bundleNodes(dir string, fn func(t *testing.T, nodes []any)) func(t *testing.T, r *matrixResult) {
+	return func(t *testing.T, r *matrixResult) {
+		t.Helper()
+		raw, ok := r.after[filepath.Join(r.out, "bundles", filepath.FromSlash(dir), "tree.json")]
+		if !ok {
+			t.Fatalf("no bundle of %s", dir)
+		}
+		var tree map[string]any
+		if err := json.Unmarshal([]byte(raw), &tree); err != nil {
+			t.Fatal(err)
+		}
+		nodes, _ := tree["nodes"].([]any)
+		if len(nodes) < 2 {
+			t.Fatalf("%s: %d root nodes", dir, len(nodes))
+		}
+		fn(t, nodes)
 	}
 }
 
@@ -849,11 +1077,13 @@ func deepTree(depth int) []dataset.Node {
 	return []dataset.Node{n}
 }
 
-// walkNodes calls fn for every resolved content node in a decoded body.
+// walkNodes calls fn for every resolved content node in a decoded body, in
+// either record form (a plain node has no type, its fields at the top).
 func walkNodes(v any, fn func(map[string]any)) {
 	switch x := v.(type) {
 	case map[string]any:
-		if x["type"] == "resolved_content_node" {
+		_, plain := x["inheritance_metadata"]
+		if x["type"] == "resolved_content_node" || (plain && x["id"] != nil) {
 			fn(x)
 		}
 		for _, c := range x {

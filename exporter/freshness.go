@@ -92,5 +92,5 @@ func (fr *freshness) close() {
 }
 
 func resolveOptions(e model.Export) api.ResolveOptions {
-	return api.ResolveOptions{Variant: e.Variant, Locale: e.Locale}
+	return api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()}
 }

@@ -291,6 +291,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	exports := plan.Exports()
 	sum := &Summary{Planned: len(exports), Skipped: plan.Skipped, Schedule: fr.sched}
 	c.Progress.Planned(len(exports), len(fr.sched.Fetch), s.limiter)
+	for _, msg := range plan.Warnings {
+		c.Log.Warn("locale left out", "reason", msg)
+	}
 	for _, sk := range plan.Skipped {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
@@ -308,6 +311,13 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	prev := w.Previous()
 	entries := map[string]output.ManifestExport{}
 	done := map[string]bool{}
+	// Exports of a locale whose code is no language tag fail alone.
+	for _, iv := range plan.Invalid {
+		exports = append(exports, iv.Export)
+		done[iv.Export.Key()] = true
+		sum.Planned++
+		sum.Failures = append(sum.Failures, Failure{Export: iv.Export, Err: iv.Err})
+	}
 	kept := &bodies{client: s.client}
 	defer kept.close()
 	// Rendering goes through gate; while requests are paced, one processor
@@ -366,6 +376,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
 			c.Progress.TreeDone(r, s.stats.Snapshot())
 			return nil
+		}
+		for _, m := range r.Tree.Repairs {
+			c.Log.Warn("repaired a value the API left open", "tree", r.Export.Dir(), "repair", m)
 		}
 		gate.Acquire()
 		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)

@@ -33,7 +33,7 @@ func sampleServer(t *testing.T, opts sandbox.Options) (*sandbox.Handler, string)
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := sandbox.New(ds, opts)
+	h, err := newSandbox(ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

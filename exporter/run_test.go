@@ -93,7 +93,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: limits, Faults: faults, Seed: 11})
+	h, err := newSandbox(ds, sandbox.Options{Limits: limits, Faults: faults, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestExportSecondRunIsConditional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestExportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func sandboxURL(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestExportFaultExitCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+			h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 			if err != nil {
 				t.Fatal(err)
 			}

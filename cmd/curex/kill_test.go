@@ -103,7 +103,7 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}, Latency: sandbox.Latency{Base: 5 * time.Millisecond}})
+	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}, Latency: sandbox.Latency{Base: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"sandbox", "--data", "/nonexistent/data.json"}, "--data"},
 		{[]string{"sandbox", "--data", "synthetic:nodes=x"}, "--data"},
 		{[]string{"sandbox", "--log-level", "loud"}, "--log-level"},
+		{[]string{"sandbox", "--records", "flat"}, "--records"},
 		{[]string{"sandbox", "--no-such-flag"}, "unknown flag"},
 		{[]string{"version", "extra"}, "unexpected argument"},
 		{[]string{"frobnicate"}, "unknown command"},
@@ -81,14 +82,28 @@ func TestCPUProfile(t *testing.T) {
 }
 
 // TestSandboxServes starts `curex sandbox` on a free port, asks it who the
-// printed token belongs to, and stops it the way Ctrl-C would.
+// printed token belongs to, and stops it the way Ctrl-C would; with
+// --records plain the user record comes with its fields at the top.
 func TestSandboxServes(t *testing.T) {
+	for _, tc := range []struct {
+		records string
+		plain   bool
+	}{{"", false}, {"resource", false}, {"plain", true}} {
+		t.Run("records="+tc.records, func(t *testing.T) { sandboxServes(t, tc.records, tc.plain) })
+	}
+}
+
+func sandboxServes(t *testing.T, records string, plain bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	var errOut bytes.Buffer
+	args := []string{"sandbox", "--addr", "127.0.0.1:0", "--token", "extra-token"}
+	if records != "" {
+		args = append(args, "--records", records)
+	}
 	go func() {
-		done <- run(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--token", "extra-token"}, pw, &errOut)
+		done <- run(ctx, args, pw, &errOut)
 		pw.Close()
 	}()
 	var base, token string
@@ -116,12 +131,17 @@ func TestSandboxServes(t *testing.T) {
 	}
 	var me struct {
 		Data struct {
-			Type string `json:"type"`
+			Type  string `json:"type"`
+			Email string `json:"email"`
 		} `json:"data"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&me)
 	resp.Body.Close()
-	if err != nil || resp.StatusCode != http.StatusOK || me.Data.Type != "user" {
+	form := me.Data.Type == "user" && me.Data.Email == ""
+	if plain {
+		form = me.Data.Type == "" && me.Data.Email != ""
+	}
+	if err != nil || resp.StatusCode != http.StatusOK || !form {
 		cancel()
 		t.Fatalf("GET /me: %d %+v %v", resp.StatusCode, me, err)
 	}

@@ -94,6 +94,12 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	for _, sk := range p.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
 	}
+	for _, msg := range p.Warnings {
+		fmt.Fprintf(g.stdout, "left out: %s\n", msg)
+	}
+	for _, iv := range p.Invalid {
+		fmt.Fprintf(g.stdout, "will fail %s: %v\n", iv.Export.Dir(), iv.Err)
+	}
 	return nil
 }
 

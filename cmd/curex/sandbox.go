@@ -24,6 +24,7 @@ type sandboxFlags struct {
 	seed             int64
 	omitRetryAfter   bool
 	rateLimitHeaders bool
+	records          string
 }
 
 func newSandboxCommand(g *globals) *cobra.Command {
@@ -53,6 +54,7 @@ for tests, demos and theme work without an API token.`,
 	fl.Int64Var(&f.seed, "seed", 1, "seed for fault injection")
 	fl.BoolVar(&f.omitRetryAfter, "omit-retry-after", false, "send 429 without a Retry-After header")
 	fl.BoolVar(&f.rateLimitHeaders, "rate-limit-headers", false, "send RateLimit-Policy and X-RateLimit-* headers")
+	fl.StringVar(&f.records, "records", string(sandbox.RecordsResource), "record form: resource (id, type, attributes) or plain (fields at the top)")
 	return cmd
 }
 
@@ -67,6 +69,9 @@ func (f *sandboxFlags) options() (sandbox.Options, error) {
 	}
 	if opts.Latency, err = sandbox.ParseLatency(f.latency); err != nil {
 		return opts, usageErr(fmt.Errorf("--latency: %w", err))
+	}
+	if opts.Records, err = sandbox.ParseRecordForm(f.records); err != nil {
+		return opts, usageErr(fmt.Errorf("--records: %w", err))
 	}
 	opts.Seed = f.seed
 	opts.OmitRetryAfter = f.omitRetryAfter
@@ -141,6 +146,9 @@ func printBanner(g *globals, ix *dataset.Index, url string, opts sandbox.Options
 	}
 	if opts.Latency != (sandbox.Latency{}) {
 		fmt.Fprintf(w, "  latency:  %s\n", opts.Latency)
+	}
+	if opts.Records == sandbox.RecordsPlain {
+		fmt.Fprintf(w, "  records:  plain (fields at the top, no type)\n")
 	}
 	if len(ds.Tokens) > 0 {
 		t := ds.Tokens[0]

@@ -15,7 +15,9 @@ import (
 // Decoding is tolerant (spec section 2: "a client must tolerate both"
 // shapes): unknown members are ignored, missing members and null leave zero
 // values, identifiers may be strings or numbers, numbers and booleans may
-// come as strings, and free-form attributes are kept whole. What fails is a
+// come as strings, and free-form attributes are kept whole. Every record
+// may come as a resource object (its fields under attributes) or as a
+// plain object (its fields at the top; see resource). What fails is a
 // body that is not a JSON object with a data member, and a member of a kind
 // that cannot be read as what it stands for (an object where a title
 // belongs).
@@ -54,12 +56,82 @@ func decodeEnvelope[D, M any](body []byte, what string) (*D, *M, error) {
 	return env.Data, &env.Meta, nil
 }
 
-// resource is a resource object: id, attributes and relationships. Its type
-// member is not checked.
+// resource is a record, read in either form: a resource object (id, type,
+// attributes, relationships), or a plain object with the fields of A at
+// the top (spec 2.4 describes the locale progress entry so, with no type).
+// Its type member is not checked. Children is a children member beside
+// the fields (a resolved curriculum's tree), kept raw.
 type resource[A any] struct {
-	ID            flexString          `json:"id"`
-	Attributes    A                   `json:"attributes"`
-	Relationships map[string]relation `json:"relationships"`
+	ID            flexString
+	Attributes    A
+	Relationships map[string]relation
+	Children      json.RawMessage
+}
+
+// contentRecord is implemented by the fields of records that have a
+// member named attributes themselves (a content node's free-form
+// content): for them an attributes member does not tell the resource
+// form, and fieldsAtTop reports whether a record read in the plain form
+// carried any of its other fields.
+type contentRecord interface {
+	fieldsAtTop() bool
+}
+
+// UnmarshalJSON reads a record in either form. An object without an
+// attributes member is plain: its fields are read at the top. One with
+// attributes is a resource object, unless A is a contentRecord and the
+// object carries A's other fields at the top: attributes is then the
+// free-form content of a plain record.
+func (r *resource[A]) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return kindError[resource[A]](b)
+	}
+	var w struct {
+		ID            flexString          `json:"id"`
+		Attributes    json.RawMessage     `json:"attributes"`
+		Relationships map[string]relation `json:"relationships"`
+		Children      json.RawMessage     `json:"children"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	out := resource[A]{ID: w.ID, Relationships: w.Relationships, Children: w.Children}
+	if w.Attributes == nil { // the plain form
+		if err := json.Unmarshal(b, &out.Attributes); err != nil {
+			return err
+		}
+		*r = out
+		return nil
+	}
+	err := within("attributes", json.Unmarshal(w.Attributes, &out.Attributes))
+	if _, ok := any(&out.Attributes).(contentRecord); ok {
+		var top A
+		if json.Unmarshal(b, &top) == nil && any(&top).(contentRecord).fieldsAtTop() {
+			out.Attributes, err = top, nil
+		}
+	}
+	if err != nil {
+		return err
+	}
+	*r = out
+	return nil
+}
+
+// within adds member to the path of a *json.UnmarshalTypeError met inside
+// it, as encoding/json does for the members it decodes itself.
+func within(member string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			te.Field = member
+		} else {
+			te.Field = member + "." + te.Field
+		}
+	}
+	return err
 }
 
 // relation is a member of relationships. Its data is kept raw and decoded
@@ -146,7 +218,12 @@ func refID(raw json.RawMessage) (string, error) {
 // top-level calls (UnmarshalJSON methods return *json.UnmarshalTypeError,
 // to which encoding/json adds the member's path).
 func unmarshal(data []byte, v any) error {
-	err := json.Unmarshal(data, v)
+	return readable(json.Unmarshal(data, v))
+}
+
+// readable words a *json.UnmarshalTypeError without Go type names; other
+// errors are returned as they are.
+func readable(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return &typeError{te}

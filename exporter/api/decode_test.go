@@ -198,7 +198,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"list where one is expected", new(api.CurriculumDetail), `{"data":[]}`, "data: got array, want an object"},
 		{"one where a list is expected", new(api.VariantList), `{"data":{"id":"v"}}`, "data: got object, want an array"},
 		{"title of the wrong kind", new(api.NodeDetail), `{"data":{"id":"n","attributes":{"title":{"en":"x"}}}}`, "data.attributes.title: got object, want a string"},
-		{"free-form attributes not an object", new(api.ResolvedNode), `{"data":{"id":"n","attributes":{"attributes":"text"}}}`, "data.attributes.attributes: got string, want an object"},
+		{"free-form attributes not an object", new(api.ResolvedNode), `{"data":{"id":"n","attributes":{"attributes":"text"}}}`, `node "n": attributes.attributes: got string, want an object`},
 		{"number of the wrong kind", new(api.LocaleList), `{"data":[{"attributes":{"translation_progress":"most"}}]}`, "data.attributes.translation_progress: got string \"most\", want a number"},
 		{"boolean of the wrong kind", new(api.LocaleList), `{"data":[{"attributes":{"is_primary":"maybe"}}]}`, "data.attributes.is_primary: got string \"maybe\", want a boolean"},
 		{"id of the wrong kind", new(api.User), `{"data":{"id":{"n":1}}}`, "data.id: got object, want a string"},

@@ -28,7 +28,9 @@
 //
 // Decoding is tolerant: both curriculum record shapes are read (name or
 // title; root nodes under content_nodes or root_nodes; an optional top-level
-// status), unknown members are ignored, missing ones leave zero values,
+// status), every record is read as a resource object (fields under
+// attributes) or as a plain object (fields at the top, as the
+// specification describes the locale progress entry), unknown members are ignored, missing ones leave zero values,
 // statuses the specification does not list are kept as they are, and the
 // free-form attributes of a node are kept whole as raw JSON. Decode and
 // DecodeResolved read stored bodies without a request.

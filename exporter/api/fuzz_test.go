@@ -51,14 +51,25 @@ const microDataset = `{
 }`
 
 // sandboxBodies returns the bodies the sandbox serving microDataset
-// answers to paths, asked with its token ("anon:" before a path: without).
+// answers to paths, asked with its token ("anon:" before a path: without),
+// in both record forms (resource objects, then plain objects).
 func sandboxBodies(f *testing.F, paths ...string) [][]byte {
+	f.Helper()
+	var bodies [][]byte
+	for _, form := range []sandbox.RecordForm{sandbox.RecordsResource, sandbox.RecordsPlain} {
+		bodies = append(bodies, sandboxBodiesIn(f, form, paths...)...)
+	}
+	return bodies
+}
+
+// sandboxBodiesIn is sandboxBodies in one record form.
+func sandboxBodiesIn(f *testing.F, form sandbox.RecordForm, paths ...string) [][]byte {
 	f.Helper()
 	ds, err := dataset.Decode(strings.NewReader(microDataset))
 	if err != nil {
 		f.Fatal(err)
 	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}, Records: form})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -85,7 +96,12 @@ func seed(f *testing.F, paths []string, extra ...string) {
 		f.Add([]byte(s))
 	}
 	// Shapes every decoder must survive.
-	for _, s := range []string{``, `null`, `{}`, `[]`, `{"data":null}`, `{"data":{}}`, `{"data":[]}`, `{"data":"x"}`, `{"data":{"attributes":7}}`, `<!DOCTYPE html>`, `{"data":`} {
+	for _, s := range []string{``, `null`, `{}`, `[]`, `{"data":null}`, `{"data":{}}`, `{"data":[]}`, `{"data":"x"}`, `{"data":{"attributes":7}}`, `<!DOCTYPE html>`, `{"data":`,
+		// Plain records, and plain records whose attributes member is
+		// free-form content.
+		`{"data":[{"code":"pt_BR","is_primary":1},null,{"id":2,"attributes":null}]}`,
+		`{"data":{"id":"n","title":"T","attributes":{"title":{"x":1}},"children":[{"id":"m","position":"1","attributes":[]}]}}`,
+		`{"data":{"id":"c","name":"C","children":[{"id":"a","title":"A","attributes":{"k":1},"relationships":{"children":{"data":[{"title":"B"}]}}}]}}`} {
 		f.Add([]byte(s))
 	}
 }

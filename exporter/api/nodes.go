@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 )
 
 // NodeType is the kind of a content node, such as a unit or a lesson.
@@ -104,6 +105,15 @@ type nodeAttrs struct {
 	Depth          *flexInt                   `json:"depth"`
 	HasChildren    flexBool                   `json:"has_children"`
 	Attributes     map[string]json.RawMessage `json:"attributes"`
+}
+
+// fieldsAtTop reports whether any field but the free-form content is set:
+// read from the top of a record, that it is in the plain form (see
+// resource.UnmarshalJSON).
+func (a *nodeAttrs) fieldsAtTop() bool {
+	b := *a
+	b.Attributes = nil
+	return !reflect.ValueOf(b).IsZero()
 }
 
 // title is the node's title, or the free-form title member when the node

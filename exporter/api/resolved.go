@@ -221,19 +221,76 @@ type resolvedAttrs struct {
 	Children    []resolvedNodeWire `json:"children"`
 }
 
-// resolvedNodeWire is a resolved node record. Its children sit beside
-// attributes; inside attributes or under relationships they are found too.
+// fieldsAtTop reports whether any field but the free-form content and the
+// children is set (see nodeAttrs.fieldsAtTop).
+func (a *resolvedAttrs) fieldsAtTop() bool {
+	return a.nodeAttrs.fieldsAtTop() || a.Inheritance != (inheritanceWire{}) || a.Translation != (translationWire{})
+}
+
+// resolvedNodeWire is a resolved node record, in either form (see
+// resource): the embedded fields are those at the top (the plain form),
+// Attributes the attributes member. Its children sit beside the fields;
+// inside attributes or under relationships they are found too. It has no
+// UnmarshalJSON of its own: a method called at every level would scan
+// each subtree again, and deep trees would cost time quadratic in their
+// depth.
 type resolvedNodeWire struct {
-	ID            flexString          `json:"id"`
-	Attributes    resolvedAttrs       `json:"attributes"`
+	ID flexString `json:"id"`
+	resolvedAttrs
+	Attributes    attrsMember         `json:"attributes"`
 	Children      []resolvedNodeWire  `json:"children"`
 	Relationships map[string]relation `json:"relationships"`
+}
+
+// attrsMember is the attributes member of a resolved node: its fields in
+// the resource form, its free-form content in the plain form. Which one is
+// decided once the whole record is read (resolvedNodeWire.fields), and the
+// member is decoded then, once.
+type attrsMember struct {
+	// raw is the member as it is in the body being decoded, not a copy:
+	// fields reads it before Decode returns, and nothing decoded refers
+	// to it (encoding/json copies what it keeps).
+	raw json.RawMessage
+}
+
+// UnmarshalJSON keeps an object (null: absent).
+func (m *attrsMember) UnmarshalJSON(b []byte) error {
+	switch {
+	case string(b) == "null":
+		return nil
+	case len(b) == 0 || b[0] != '{':
+		return kindError[attrsMember](b)
+	}
+	m.raw = b
+	return nil
+}
+
+// fields returns the node's fields, from whichever form it came in.
+func (w *resolvedNodeWire) fields() (*resolvedAttrs, error) {
+	switch {
+	case w.Attributes.raw == nil: // the plain form, without content
+		return &w.resolvedAttrs, nil
+	case w.resolvedAttrs.fieldsAtTop(): // the plain form: attributes is the content
+		a := &w.resolvedAttrs
+		if err := within("attributes", json.Unmarshal(w.Attributes.raw, &a.Attributes)); err != nil {
+			return nil, readable(err)
+		}
+		return a, nil
+	}
+	a := new(resolvedAttrs) // the resource form
+	if err := within("attributes", json.Unmarshal(w.Attributes.raw, a)); err != nil {
+		return nil, readable(err)
+	}
+	return a, nil
 }
 
 // resolvedNodeOf converts a resolved node and its subtree; depth is used
 // when the record has none.
 func resolvedNodeOf(w *resolvedNodeWire, depth int) (ResolvedNode, error) {
-	a := &w.Attributes
+	a, err := w.fields()
+	if err != nil {
+		return ResolvedNode{}, fmt.Errorf("node %q: %w", string(w.ID), err)
+	}
 	n := ResolvedNode{
 		ID:             string(w.ID),
 		Title:          a.title(),
@@ -293,16 +350,9 @@ type resolvedMeta struct {
 	MaxDepth     *flexInt     `json:"max_depth"`
 }
 
-// resolvedCurriculumWire is the data of a resolved curriculum; a tree under
-// children instead of relationships is found too.
-type resolvedCurriculumWire struct {
-	resource[resolvedCurriculumAttrs]
-	Children []resolvedNodeWire `json:"children"`
-}
-
 // decodeBody reads the envelope of GET /api/v1/curricula/:id/resolved.
 func (r *ResolvedCurriculum) decodeBody(body []byte) error {
-	data, meta, err := decodeEnvelope[resolvedCurriculumWire, resolvedMeta](body, "resolved curriculum")
+	data, meta, err := decodeEnvelope[resource[resolvedCurriculumAttrs], resolvedMeta](body, "resolved curriculum")
 	if err != nil {
 		return err
 	}
@@ -328,8 +378,11 @@ func (r *ResolvedCurriculum) decodeBody(body []byte) error {
 	if err != nil {
 		return fmt.Errorf("decode resolved curriculum: %w", err)
 	}
-	if roots == nil {
-		roots = data.Children
+	if roots == nil && !isNull(data.Children) {
+		// A tree under children instead of relationships.
+		if err := within("children", unmarshal(data.Children, &roots)); err != nil {
+			return errorIn("resolved curriculum", "data", err)
+		}
 	}
 	count, deepest := 0, 0
 	for i := range roots {

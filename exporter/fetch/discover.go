@@ -61,6 +61,29 @@ type CurriculumPlan struct {
 	// by id, where the curricula list gives it (the alternate record
 	// shape does not).
 	Updated map[string]time.Time
+
+	// served maps a locale code normalized by discovery to the code as
+	// the API lists it; invalid holds the codes that are no language tag.
+	served  map[string]string
+	invalid map[string]bool
+}
+
+// Invalid is a planned export that cannot be fetched: its locale code is
+// no language tag, even normalized. A run reports it as failed (exit 3)
+// and exports the rest.
+type Invalid struct {
+	Export model.Export
+	Err    error
+}
+
+// LocaleError is a locale code, as the API lists it, that is no language
+// tag.
+type LocaleError struct {
+	CurriculumID, Code string
+}
+
+func (e *LocaleError) Error() string {
+	return fmt.Sprintf("curriculum %s: locale code %q is not a language tag (such as en or pt-BR, or pt_BR)", e.CurriculumID, e.Code)
 }
 
 // Skip is a variant × locale left out of the plan, with the reason.
@@ -89,6 +112,11 @@ type Plan struct {
 	Unreadable []Unreadable
 	// DiscoveryRequests is the number of successful discovery requests.
 	DiscoveryRequests int
+	// Invalid are the exports of locales whose code is no language tag.
+	Invalid []Invalid
+	// Warnings name the locale entries left out (no usable code, or the
+	// same language tag as an earlier entry), one message each.
+	Warnings []string
 }
 
 // Exports returns every planned export in plan order.
@@ -297,10 +325,59 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 		}
 		p.Curricula = readable
 	}
+	for i := range p.Curricula {
+		p.normalizeLocales(&p.Curricula[i])
+	}
 	if err := p.selectExports(f); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// normalizeLocales turns the locale codes of cp into language tags
+// (NormalizeLocale) and remembers each code as served. An entry with no
+// code, or whose tag an earlier entry has, is left out with a warning
+// naming the curriculum; one that is still no tag is kept, marked
+// invalid, for its exports alone to fail.
+func (p *Plan) normalizeLocales(cp *CurriculumPlan) {
+	cp.served, cp.invalid = map[string]string{}, map[string]bool{}
+	what := fmt.Sprintf("curriculum %s (%q)", cp.Curriculum.ID, cp.Curriculum.Name)
+	seen := map[string]string{}
+	kept := make([]api.Locale, 0, len(cp.Locales))
+	for _, l := range cp.Locales {
+		tag, ok := NormalizeLocale(l.Code)
+		switch {
+		case strings.TrimSpace(l.Code) == "":
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: a locale entry (name %q) has no code: skipped", what, l.Name))
+			continue
+		case !ok:
+			tag = l.Code
+			cp.invalid[tag] = true
+		}
+		if first, dup := seen[strings.ToLower(tag)]; dup {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: locale %q is %s again, as %q: skipped", what, l.Code, tag, first))
+			continue
+		}
+		seen[strings.ToLower(tag)] = l.Code
+		if tag != l.Code {
+			cp.served[tag] = l.Code
+		}
+		l.Code = tag
+		kept = append(kept, l)
+	}
+	cp.Locales = kept
+	if tag, ok := NormalizeLocale(cp.PrimaryLocale); ok {
+		cp.PrimaryLocale = tag
+	}
+}
+
+// localeKey is how a locale filter value and a listed code compare: as
+// language tags, case aside.
+func localeKey(code string) string {
+	if tag, ok := NormalizeLocale(code); ok {
+		code = tag
+	}
+	return strings.ToLower(code)
 }
 
 // listAll reads every page of the curricula list, following total_count
@@ -446,7 +523,7 @@ func (p *Plan) selectExports(f Filter) error {
 	}
 	wantLocale := map[string]bool{}
 	for _, l := range f.Locales {
-		wantLocale[strings.ToLower(l)] = true
+		wantLocale[localeKey(l)] = true
 	}
 	seenVariant, seenLocale := map[string]bool{}, map[string]bool{}
 	var variantNames, localeCodes []string
@@ -473,16 +550,20 @@ func (p *Plan) selectExports(f Filter) error {
 		}
 		for _, l := range cp.Locales {
 			localeCodes = append(localeCodes, l.Code)
-			if !allLocales && !wantLocale[strings.ToLower(l.Code)] {
+			if !allLocales && !wantLocale[localeKey(l.Code)] {
 				continue
 			}
-			seenLocale[strings.ToLower(l.Code)] = true
+			seenLocale[localeKey(l.Code)] = true
 			for _, t := range targets {
 				e := model.Export{
 					CurriculumID: b.ID, CurriculumName: b.Name,
 					Variant: t.name, VariantID: t.id,
-					Locale: l.Code, PrimaryLocale: primary,
+					Locale: l.Code, PrimaryLocale: primary, LocaleAsServed: cp.served[l.Code],
 					CurriculumSlug: cp.Slug, VariantSlug: t.slug, LocaleSlug: LocaleSlug(l.Code),
+				}
+				if cp.invalid[l.Code] {
+					p.Invalid = append(p.Invalid, Invalid{e, &LocaleError{CurriculumID: b.ID, Code: l.Code}})
+					continue
 				}
 				if l.Code != primary && !l.IsPrimary && l.PublishedProgress < f.MinTranslation {
 					p.Skipped = append(p.Skipped, Skip{e, fmt.Sprintf("%s is %d%% published, below --min-translation %d", l.Code, l.PublishedProgress, f.MinTranslation)})
@@ -501,7 +582,7 @@ func (p *Plan) selectExports(f Filter) error {
 	}
 	if !allLocales {
 		for _, l := range f.Locales {
-			if !seenLocale[strings.ToLower(l)] {
+			if !seenLocale[localeKey(l)] {
 				return &FilterError{Flag: "--locales", Value: l, Available: uniq(localeCodes)}
 			}
 		}

@@ -316,7 +316,7 @@ func callEach(each func(Result) error, r Result) (err error) {
 // without decoding it: a Shallow result.
 func (f *Fetcher) cached(e model.Export) Result {
 	r := Result{Export: e, FromCache: true, NotModified: true, Shallow: true}
-	etag, ok := f.Client.CachedResolvedETag(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.Locale})
+	etag, ok := f.Client.CachedResolvedETag(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()})
 	if !ok {
 		r.Err = fmt.Errorf("%s %s: %w", e.CurriculumID, describe(e), api.ErrNotCached)
 		return r
@@ -333,7 +333,7 @@ func (f *Fetcher) Fill(r Result) Result {
 	}
 	e := r.Export
 	full := Result{Export: e, FromCache: true, NotModified: true}
-	rc, resp, err := f.Client.CachedResolved(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.Locale})
+	rc, resp, err := f.Client.CachedResolved(e.CurriculumID, api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()})
 	if err == nil && resp.ETag != r.Tree.ETag {
 		err = fmt.Errorf("%s %s: the cached answer changed during the run", e.CurriculumID, describe(e))
 	}
@@ -352,7 +352,7 @@ func (f *Fetcher) Fill(r Result) Result {
 // one fetches e's tree, its body's room reserved in room (Result.held).
 func (f *Fetcher) one(ctx context.Context, e model.Export, room *bodyBudget) Result {
 	r := Result{Export: e}
-	opts := api.ResolveOptions{Variant: e.Variant, Locale: e.Locale}
+	opts := api.ResolveOptions{Variant: e.Variant, Locale: e.APILocale()}
 	reserve := func(ctx context.Context, n int64) error {
 		n, err := room.acquire(ctx, n)
 		r.held += n

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"fmt"
 	"strconv"
 	"unicode/utf8"
 
@@ -23,6 +24,13 @@ const MaxLineBytes = 4096
 // source curriculum) pass through PlainText and are cut to about
 // MaxLineBytes, ending in "…"; ids and attributes are kept exactly as
 // received.
+//
+// Values the specification leaves open are repaired in this tree alone,
+// each named in Tree.Repairs: siblings with a negative position are
+// ordered as served (positions 0, 1, ...), a node with an empty id gets
+// "unnamed-" and its place (such as "unnamed-2.1", 1-based), a source
+// locale in POSIX style (es_MX) is normalized and one that is no language
+// tag is dropped, and a negative override level becomes 0.
 func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.Tree {
 	t, _ := normalize(e, rc, etag)
 	return t
@@ -59,14 +67,27 @@ func normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) (*model.
 		src   []api.ResolvedNode
 		dst   *[]*model.Node
 		depth int
+		place string // 1-based indexes from the root, "2.1"
 	}
-	stack := []frame{{rc.Nodes, &t.Nodes, 0}}
+	stack := []frame{{rc.Nodes, &t.Nodes, 0, ""}}
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		*f.dst = make([]*model.Node, 0, len(f.src))
+		servedOrder := false
+		for i := range f.src {
+			if f.src[i].Position < 0 {
+				servedOrder = true
+				t.Repairs = append(t.Repairs, fmt.Sprintf("node %q: negative position %d: its siblings are ordered as served", f.src[i].ID, f.src[i].Position))
+				break
+			}
+		}
 		for i := range f.src {
 			s := &f.src[i]
+			place := strconv.Itoa(i + 1)
+			if f.place != "" {
+				place = f.place + "." + place
+			}
 			n := &model.Node{
 				ID:             s.ID,
 				Title:          line(s.Title),
@@ -81,20 +102,39 @@ func normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) (*model.
 				Translation:    model.Translation(s.Translation),
 			}
 			n.Inheritance.SourceCurriculum = line(n.Inheritance.SourceCurriculum)
+			if servedOrder {
+				n.Position = i
+			}
+			if n.ID == "" {
+				n.ID = "unnamed-" + place
+				t.Repairs = append(t.Repairs, fmt.Sprintf("node %s (%q): empty id: called %s", place, n.Title, n.ID))
+			}
+			if n.Inheritance.OverrideLevel < 0 {
+				t.Repairs = append(t.Repairs, fmt.Sprintf("node %q: negative override level %d: taken as 0", n.ID, n.Inheritance.OverrideLevel))
+				n.Inheritance.OverrideLevel = 0
+			}
+			if sl := n.Translation.SourceLocale; sl != "" {
+				if tag, ok := NormalizeLocale(sl); ok {
+					n.Translation.SourceLocale = tag
+				} else {
+					n.Translation.SourceLocale = ""
+					t.Repairs = append(t.Repairs, fmt.Sprintf("node %q: source locale %q is not a language tag: left out", n.ID, sl))
+				}
+			}
 			if n.NodeType.DisplayName == "" {
 				n.NodeType.DisplayName = n.NodeType.Name
 			}
-			seg := slug.ID(s.ID)
+			seg := slug.ID(n.ID)
 			if k := used[seg]; k > 0 {
 				used[seg]++
-				seg = slug.ID(s.ID + "#" + strconv.Itoa(k+1))
+				seg = slug.ID(n.ID + "#" + strconv.Itoa(k+1))
 			} else {
 				used[seg] = 1
 			}
 			n.Path = e.Dir() + "/" + seg + "/index.html"
 			*f.dst = append(*f.dst, n)
 			if len(s.Children) > 0 {
-				stack = append(stack, frame{s.Children, &n.Children, f.depth + 1})
+				stack = append(stack, frame{s.Children, &n.Children, f.depth + 1, place})
 			}
 		}
 	}

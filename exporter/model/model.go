@@ -26,9 +26,14 @@ type Export struct {
 	// VariantID is the id of the resolved curriculum (the base's id for the
 	// base itself).
 	VariantID string
-	// Locale is the locale code; PrimaryLocale the curriculum's.
+	// Locale is the locale code, a language tag; PrimaryLocale the
+	// curriculum's.
 	Locale        string
 	PrimaryLocale string
+	// LocaleAsServed is the code as the API lists it, when that is not
+	// Locale (a POSIX or Rails style code such as "pt_BR" normalized to
+	// "pt-BR"); empty otherwise. Requests use it: see APILocale.
+	LocaleAsServed string
 	// Slugs place the export in the output: CurriculumSlug/VariantSlug/LocaleSlug.
 	CurriculumSlug, VariantSlug, LocaleSlug string
 }
@@ -36,6 +41,14 @@ type Export struct {
 // Key identifies the export uniquely within a run.
 func (e Export) Key() string {
 	return e.CurriculumID + "\x00" + e.Variant + "\x00" + e.Locale
+}
+
+// APILocale is the locale code to ask the API for: the code as served.
+func (e Export) APILocale() string {
+	if e.LocaleAsServed != "" {
+		return e.LocaleAsServed
+	}
+	return e.Locale
 }
 
 // Dir is the export's folder relative to an output root, with forward
@@ -55,6 +68,11 @@ type Tree struct {
 	ResolvedAt time.Time
 	// Nodes are the root nodes in order.
 	Nodes []*Node
+	// Repairs name the values of the served tree that the specification
+	// leaves open and that were repaired in this tree (a negative
+	// position, an empty node id, a source locale that is no language
+	// tag), one message each, for the run to warn about.
+	Repairs []string
 }
 
 // NodeType is the kind of a node.

@@ -51,6 +51,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now (which testing/synctest fakes).
 	Now func() time.Time
+	// Records is the form records are written in: RecordsResource
+	// (resource objects, also the zero value) or RecordsPlain (fields at
+	// the top).
+	Records RecordForm
 	// CacheBytes bounds the cache of encoded answers (large resolved trees
 	// are costly to build); 0 means DefaultCacheBytes, a negative value
 	// turns the cache off.
@@ -97,6 +101,9 @@ func New(ds *dataset.Dataset, opts Options) (*Handler, error) {
 	}
 	if h.opts.Now == nil {
 		h.opts.Now = time.Now
+	}
+	if _, err := ParseRecordForm(string(opts.Records)); err != nil {
+		return nil, err
 	}
 	h.cache.limit = opts.CacheBytes
 	if h.cache.limit == 0 {
@@ -251,7 +258,11 @@ func (h *Handler) answer(r *http.Request) (*reply, *caller, *Fault) {
 			mergeHeader(rep.header, rl)
 			return rep, c, nil
 		}
-		enc = encodeTagged(v)
+		if h.opts.Records == RecordsPlain {
+			enc = tagged(encodePlain(v))
+		} else {
+			enc = encodeTagged(v)
+		}
 		h.cache.put(ix, key, enc)
 	}
 	rep := okReply(r, enc)
@@ -378,8 +389,10 @@ func (h *Handler) draw(r *http.Request) *Fault {
 
 // encodeTagged encodes v and computes its ETag: the first 128 bits of the
 // body's SHA-256, so equal content always has the same tag.
-func encodeTagged(v any) encoded {
-	body := encode(v)
+func encodeTagged(v any) encoded { return tagged(encode(v)) }
+
+// tagged pairs body with its ETag.
+func tagged(body []byte) encoded {
 	sum := sha256.Sum256(body)
 	return encoded{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
 }

@@ -101,7 +101,7 @@ func check(t *model.Tree) (count, size int, err error) {
 	case !validLocale(t.PrimaryLocale):
 		return 0, 0, top("curriculum %q: primary locale %q is not a language tag", t.CurriculumID, t.PrimaryLocale)
 	}
-	size = 512 + len(t.CurriculumName) + len(t.Variant) + len(t.ETag)
+	size = 512 + len(t.CurriculumName) + len(t.Variant) + len(t.ETag) + len(t.LocaleAsServed)
 	for _, name := range t.VariantChain {
 		size += len(name) + 8
 	}
@@ -240,6 +240,10 @@ func (e *encoder) tree(t *model.Tree, count int) error {
 	e.buf = append(e.buf, ']')
 	e.key(1, "locale")
 	e.str(t.Locale)
+	if t.LocaleAsServed != "" && t.LocaleAsServed != t.Locale {
+		e.key(1, "locale_as_served")
+		e.str(t.LocaleAsServed)
+	}
 	e.key(1, "primary_locale")
 	e.str(t.PrimaryLocale)
 	e.key(1, "etag")
