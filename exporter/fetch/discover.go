@@ -123,6 +123,14 @@ func (e *FilterError) Error() string {
 // has no parent_id) cost a /variants request. It sends 1 + pages +
 // curricula + (curricula of the alternate shape) requests.
 func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (*Plan, error) {
+	return DiscoverWith(ctx, c, retry, f, nil)
+}
+
+// DiscoverWith is Discover that calls onUser, when not nil, with the
+// answer to /me before any other request: a run binds its ETag cache and
+// state to the scope the user names there (see ScopedCache). An error of
+// onUser ends discovery.
+func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter, onUser func(*api.User) error) (*Plan, error) {
 	p := &Plan{}
 	call := func(what string, fn func(ctx context.Context) error) error {
 		if err := retry.Do(ctx, fn); err != nil {
@@ -168,6 +176,11 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 		return nil, fmt.Errorf("verify token: %w", err)
 	}
 	p.DiscoveryRequests++
+	if onUser != nil {
+		if err := onUser(p.User); err != nil {
+			return nil, err
+		}
+	}
 
 	status := "published"
 	if f.IncludeUnpublished {
