@@ -56,10 +56,21 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 	if fi, err := os.Stat(c.CacheDir); err != nil || !fi.IsDir() {
 		return nil, &ConfigError{fmt.Errorf("no cache at %s: run curex export with --cache-dir %s first", c.CacheDir, c.CacheDir)}
 	}
-	cache, err := fetch.OpenDiskCache(c.CacheDir)
+	// The answers of the API and identity the last export talked to (a
+	// cache of the layout before scopes holds none: export again).
+	dir, _, ok, err := fetch.LatestScope(c.CacheDir)
 	if err != nil {
 		return nil, err
 	}
+	if !ok {
+		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w: no export has filled it since curex scoped its cache by API and organization): run curex export with --cache-dir %s first; nothing was written",
+			c.CacheDir, ErrNotCached, c.CacheDir)
+	}
+	cache, err := fetch.OpenScope(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.scopeDir = dir
 	c.BaseURL, c.Token, c.AllowHTTP = offlineBaseURL, "offline", true
 	c.Limits = ratelimit.Limits{}
 	c.Transport = &offlineTransport{cache: cache}
@@ -77,7 +88,7 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 // when the cache holds an answer for the request (the client then uses the
 // cached body), else ErrNotCached.
 type offlineTransport struct {
-	cache *fetch.DiskCache
+	cache *fetch.ScopedCache
 }
 
 func (t *offlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -36,8 +36,8 @@ func newChangeLog(c *Config, prev *output.Manifest, date time.Time) (*changeLog,
 			l.prev[e.CurriculumID+"\x00"+e.Variant+"\x00"+e.Locale] = e
 		}
 	}
-	if c.CacheDir != "" {
-		st, err := changes.OpenStore(filepath.Join(c.CacheDir, "state", "snapshots"))
+	if c.scopeDir != "" {
+		st, err := changes.OpenStore(filepath.Join(c.scopeDir, "state", "snapshots"))
 		if err != nil {
 			return nil, err
 		}

@@ -205,6 +205,24 @@ func (p *progressFunc) TreeDone(fetch.Result, fetch.StatsSnapshot) {
 	}
 }
 
+// notRetried checks that a run made no retry and that its failures are
+// not given up after attempts: a whole 200 body that does not decode
+// comes back the same when asked again.
+func notRetried(t *testing.T, r *matrixResult) {
+	t.Helper()
+	if r.sum == nil {
+		t.Fatalf("no summary: %v", r.err)
+	}
+	if n := r.sum.Stats.Retries; n != 0 {
+		t.Errorf("%d retries, want none", n)
+	}
+	for _, f := range r.sum.Failures {
+		if strings.Contains(f.Err.Error(), "gave up after") {
+			t.Errorf("failure retried: %v", f.Err)
+		}
+	}
+}
+
 // resolvedOf selects the resolved trees of one curriculum.
 func resolvedOf(id string) func(*http.Request) bool {
 	return func(r *http.Request) bool { return r.URL.Path == "/api/v1/curricula/"+id+"/resolved" }
@@ -679,11 +697,13 @@ func faultRows() []faultRow {
 			name:    "invalid JSON with 200 on one tree",
 			arrange: func(e *matrixEnv) { e.faultsOn(oneTree, 0, "invalid-json=1") },
 			exit:    exitPartial, msg: "response is not the JSON expected",
+			check: notRetried,
 		},
 		{
 			name:    "HTML error page with 200 on one tree",
 			arrange: func(e *matrixEnv) { e.faultsOn(oneTree, 0, "html=1") },
 			exit:    exitPartial, msg: `Content-Type "text/html`,
+			check: notRetried,
 		},
 		{
 			name:    "HTML page with 200 everywhere",

@@ -37,8 +37,8 @@ func openFreshness(c *Config, s *session, plan *fetch.Plan, started time.Time) (
 			trees = append(trees, fresh.Tree{Export: e, Signal: sig})
 		}
 	}
-	if c.CacheDir != "" && !c.offline {
-		st, err := fresh.Open(filepath.Join(c.CacheDir, "state"))
+	if c.scopeDir != "" && !c.offline {
+		st, err := fresh.Open(filepath.Join(c.scopeDir, "state"))
 		if err != nil {
 			return nil, err
 		}

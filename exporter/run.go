@@ -84,6 +84,10 @@ type Config struct {
 	// offline is set by Build: answers come from the cache, and a tree
 	// it lacks fails the run instead of keeping a previous version.
 	offline bool
+	// scopeDir is the folder of CacheDir holding the ETag cache and the
+	// state of the API and identity the run talks to (fetch.Scope): set
+	// by discovery from /me, or by Build from the last export's.
+	scopeDir string
 }
 
 // ConfigError is a problem with the configuration; the command line maps
@@ -181,6 +185,9 @@ type session struct {
 	limiter *fetch.Limiter
 	stats   *fetch.Stats
 	retry   fetch.RetryPolicy
+	// cache is the ETag cache (nil without CacheDir), bound to the
+	// run's scope once /me has answered.
+	cache *fetch.ScopedCache
 }
 
 func newSession(c *Config) (*session, error) {
@@ -191,16 +198,24 @@ func newSession(c *Config) (*session, error) {
 	if c.AllowHTTP {
 		opts = append(opts, api.WithAllowHTTP())
 	}
-	if c.CacheDir != "" {
-		cache, err := fetch.OpenDiskCache(c.CacheDir)
-		if err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		opts = append(opts, api.WithCache(cache))
-	}
 	client, err := api.New(c.BaseURL, c.Token, opts...)
 	if err != nil {
 		return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
+	}
+	if c.CacheDir != "" {
+		// Scoped by API origin and, once /me answers, by identity: two
+		// servers with the same ids never see each other's answers.
+		if c.scopeDir != "" {
+			s.cache, err = fetch.OpenScope(c.scopeDir)
+		} else {
+			s.cache, err = fetch.NewScopedCache(c.CacheDir, client.BaseURL())
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		if client, err = api.New(c.BaseURL, c.Token, append(opts, api.WithCache(s.cache))...); err != nil {
+			return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
+		}
 	}
 	s.client = client
 	s.retry = fetch.RetryPolicy{
@@ -243,7 +258,7 @@ func Plan(ctx context.Context, c Config) (*PlanReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := discover(ctx, s, c.Filter)
+	p, err := discover(ctx, &c, s, c.Filter)
 	if err != nil {
 		return nil, err
 	}
@@ -255,8 +270,26 @@ func Plan(ctx context.Context, c Config) (*PlanReport, error) {
 	return &PlanReport{Plan: p, Schedule: fr.sched, Limiter: s.limiter}, nil
 }
 
-func discover(ctx context.Context, s *session, f fetch.Filter) (*fetch.Plan, error) {
-	p, err := fetch.Discover(ctx, s.client, s.retry, f)
+// discover runs discovery, binding the session's cache to the scope /me
+// names, and records the scope's folder in c.
+func discover(ctx context.Context, c *Config, s *session, f fetch.Filter) (*fetch.Plan, error) {
+	bind := func(u *api.User) error {
+		if s.cache == nil {
+			return nil
+		}
+		scope, err := fetch.ScopeOf(s.client.BaseURL(), u)
+		if err != nil {
+			return err
+		}
+		dir, err := s.cache.Bind(scope)
+		if err != nil {
+			return fmt.Errorf("cache of %s: %w", scope, err)
+		}
+		c.scopeDir = dir
+		c.Log.Debug("cache scope", "scope", scope.String(), "dir", dir)
+		return nil
+	}
+	p, err := fetch.DiscoverWith(ctx, s.client, s.retry, f, bind)
 	var fe *fetch.FilterError
 	if errors.As(err, &fe) {
 		return nil, &ConfigError{err}
@@ -279,7 +312,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := discover(ctx, s, c.Filter)
+	plan, err := discover(ctx, &c, s, c.Filter)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ build names it, writes nothing and exits 1.`,
 			}
 			c.CacheDir = cacheDir
 			c.Generator = "curex " + version
-			target, err := f.outputTarget(&c)
+			target, err := f.outputTarget(cmd.Context(), &c)
 			if err != nil {
 				return err
 			}

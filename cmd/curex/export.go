@@ -222,11 +222,11 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 // folder under the cache (kept between runs, so the next one renders
 // incrementally) and published from there. It returns the URL, or "" for a
 // plain folder, and checks the URL before anything is fetched.
-func (f *exportFlags) outputTarget(c *exporter.Config) (string, error) {
+func (f *exportFlags) outputTarget(ctx context.Context, c *exporter.Config) (string, error) {
 	if !publish.IsURL(f.output) {
 		return "", nil
 	}
-	if err := f.pub.check(f.output); err != nil {
+	if err := f.pub.check(ctx, f.output); err != nil {
 		return "", err
 	}
 	c.Output = publishStagingDir(c.CacheDir, f.output)
@@ -267,7 +267,7 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	if err := f.sched.config(&c, time.Now()); err != nil {
 		return err
 	}
-	target, err := f.outputTarget(&c)
+	target, err := f.outputTarget(ctx, &c)
 	if err != nil {
 		return err
 	}

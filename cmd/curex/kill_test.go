@@ -159,7 +159,16 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 			killed++
 		}
 		consistent(t, out)
-		c, err := fetch.OpenDiskCache(cache)
+		// The cache and state of the sandbox's scope (none yet when the
+		// run died before /me answered).
+		scope, _, ok, err := fetch.LatestScope(cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			continue
+		}
+		c, err := fetch.OpenDiskCache(filepath.Join(scope, "etag"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +177,7 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 		}
 		// The record of fetched trees: a kill may cut the journal's last
 		// line (skipped when read), never damage the snapshot.
-		st, err := fresh.Open(filepath.Join(cache, "state"))
+		st, err := fresh.Open(filepath.Join(scope, "state"))
 		if err != nil {
 			t.Fatalf("run %d (killed after %s): state: %v", i, after, err)
 		}

@@ -91,7 +91,7 @@ func publishFolder(ctx context.Context, g *globals, dir, rawURL string, f *publi
 	if err != nil {
 		return err
 	}
-	if err := f.check(rawURL); err != nil {
+	if err := f.check(ctx, rawURL); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -127,11 +127,11 @@ func publishFolder(ctx context.Context, g *globals, dir, rawURL string, f *publi
 
 // check validates the flags and the URL before any work: curex export
 // calls it before fetching anything.
-func (f *publishFlags) check(rawURL string) error {
+func (f *publishFlags) check(ctx context.Context, rawURL string) error {
 	if f.concurrency < 1 {
 		return usageErr(fmt.Errorf("--%s %d: want 1 or more", f.concurrencyFlag, f.concurrency))
 	}
-	if err := publish.CheckURL(rawURL); err != nil {
+	if err := publish.CheckURL(ctx, rawURL); err != nil {
 		return usageErr(err)
 	}
 	return nil

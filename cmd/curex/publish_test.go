@@ -203,7 +203,7 @@ func TestPublishFlagsForExport(t *testing.T) {
 		}
 	}
 	f.concurrency = 0
-	if err := f.check("s3://b"); err == nil || !strings.Contains(err.Error(), "--publish-concurrency 0") {
+	if err := f.check(context.Background(), "s3://b"); err == nil || !strings.Contains(err.Error(), "--publish-concurrency 0") {
 		t.Errorf("check: %v", err)
 	}
 	a := publishStagingDir("/cache", "s3://b/site?region=eu-west-1")

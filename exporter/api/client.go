@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -386,14 +387,32 @@ func (c *Client) do(req *http.Request, v any, useCache bool) (*Response, error) 
 	}
 
 	if err := c.decode(method, path, ctype, body, v); err != nil {
+		var de *DecodeError
+		if errors.As(err, &de) {
+			de.Complete = complete(resp, body)
+		}
 		return r, err
 	}
 	if key != "" && r.ETag != "" && resp.StatusCode == http.StatusOK {
 		if err := c.cache.Put(key, r.ETag, body); err != nil {
-			return r, fmt.Errorf("%s %s: store the response in the cache: %w", method, path, err)
+			return r, fmt.Errorf("%s %s: store the response in the cache: %w: %w", method, path, ErrCache, err)
 		}
 	}
 	return r, nil
+}
+
+// complete reports whether body, read without error, is the whole body the
+// server sent: as long as the Content-Length announced, chunked (the last
+// chunk arrived), or an HTTP/2 stream (it ended cleanly). A body delimited
+// by the connection's close alone may have been cut.
+func complete(resp *http.Response, body []byte) bool {
+	switch {
+	case resp.ContentLength >= 0:
+		return int64(len(body)) == resp.ContentLength
+	case slices.Contains(resp.TransferEncoding, "chunked"):
+		return true
+	}
+	return resp.ProtoMajor >= 2
 }
 
 // requestPath is how errors name a request: its path and query.

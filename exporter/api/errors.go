@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"net"
 	"net/http"
@@ -41,6 +42,12 @@ var (
 // ErrBodyTooLarge is wrapped by the error of Do when a response body is
 // larger than the limit of WithMaxBodyBytes.
 var ErrBodyTooLarge = errors.New("response body too large")
+
+// ErrCache is wrapped by the error of a response that was received and
+// decoded but could not be stored in the Client's Cache (a full disk, a
+// folder that is not writable). Asking again would not help: Retryable is
+// false for it.
+var ErrCache = errors.New("cache write failed")
 
 // Error is an API answer with a status other than 2xx or 304, as returned
 // by CheckResponse. Its message names the request but never the token.
@@ -131,6 +138,12 @@ type DecodeError struct {
 	Snippet string
 	// Err is the decoding error.
 	Err error
+	// Complete reports that the body arrived whole: as long as its
+	// Content-Length, chunked to its last chunk, or ended by an HTTP/2
+	// stream. Asking again returns the same body, so Retryable is false
+	// for it. A body that only the connection's close ended may have been
+	// cut.
+	Complete bool
 }
 
 // Error names the request, the Content-Type and the start of the body.
@@ -345,6 +358,9 @@ func Retryable(err error) bool {
 	if errors.As(err, &te) {
 		return te.retryable
 	}
+	if errors.Is(err, ErrCache) {
+		return false
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
@@ -354,7 +370,7 @@ func Retryable(err error) bool {
 	}
 	var de *DecodeError
 	if errors.As(err, &de) {
-		return !errors.Is(err, ErrTooDeep) // the same body again
+		return !de.Complete && !errors.Is(err, ErrTooDeep) // else the same body again
 	}
 	return transient(err)
 }
@@ -373,11 +389,16 @@ func transient(err error) bool {
 		recordHd tls.RecordHeaderError
 		netErr   net.Error
 	)
+	var pathErr *fs.PathError
 	if errors.As(err, &ue) {
 		err = ue.Err // *url.Error is a net.Error itself; look inside
 	}
 	switch {
 	case err == nil:
+		return false
+	case errors.As(err, &pathErr):
+		// A file's error (its syscall.Errno is a net.Error too): no
+		// network fault, and no retry clears it.
 		return false
 	case errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &hostErr), errors.As(err, &invalid), errors.As(err, &recordHd):
 		return false

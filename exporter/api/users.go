@@ -11,7 +11,8 @@ type User struct {
 	// ID, Email and Name describe the user.
 	ID, Email, Name string
 	// OrganizationID and OrganizationName come from meta.organization
-	// when the server sends it; they are empty otherwise.
+	// when the server sends it (or meta.organization_id, or the same
+	// names under attributes); they are empty otherwise.
 	OrganizationID, OrganizationName string
 }
 
@@ -30,10 +31,15 @@ func (c *Client) Me(ctx context.Context) (*User, *Response, error) {
 type userAttrs struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
+	// Organization and OrganizationID are tolerated here too: the spec
+	// names no organization in /me, servers put it where they like.
+	Organization   json.RawMessage `json:"organization"`
+	OrganizationID flexString      `json:"organization_id"`
 }
 
 type userMeta struct {
-	Organization json.RawMessage `json:"organization"`
+	Organization   json.RawMessage `json:"organization"`
+	OrganizationID flexString      `json:"organization_id"`
 }
 
 // decodeBody reads the envelope of GET /api/v1/me.
@@ -43,19 +49,29 @@ func (u *User) decodeBody(body []byte) error {
 		return err
 	}
 	out := User{ID: string(data.ID), Email: data.Attributes.Email, Name: data.Attributes.Name}
-	if org := meta.Organization; !isNull(org) {
+	org, where := meta.Organization, "meta.organization"
+	if isNull(org) {
+		org, where = data.Attributes.Organization, "attributes.organization"
+	}
+	if !isNull(org) {
 		if org[0] == '{' {
 			var o struct {
 				ID   flexString `json:"id"`
 				Name string     `json:"name"`
 			}
 			if err := unmarshal(org, &o); err != nil {
-				return errorIn("user", "meta.organization", err)
+				return errorIn("user", where, err)
 			}
 			out.OrganizationID, out.OrganizationName = string(o.ID), o.Name
 		} else if out.OrganizationID, err = refID(org); err != nil {
-			return errorIn("user", "meta.organization", err)
+			return errorIn("user", where, err)
 		}
+	}
+	if out.OrganizationID == "" {
+		out.OrganizationID = string(meta.OrganizationID)
+	}
+	if out.OrganizationID == "" {
+		out.OrganizationID = string(data.Attributes.OrganizationID)
 	}
 	*u = out
 	return nil

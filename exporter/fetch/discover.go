@@ -151,6 +151,14 @@ func (e *FilterError) Error() string {
 // has no parent_id) cost a /variants request. It sends 1 + pages +
 // curricula + (curricula of the alternate shape) requests.
 func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (*Plan, error) {
+	return DiscoverWith(ctx, c, retry, f, nil)
+}
+
+// DiscoverWith is Discover that calls onUser, when not nil, with the
+// answer to /me before any other request: a run binds its ETag cache and
+// state to the scope the user names there (see ScopedCache). An error of
+// onUser ends discovery.
+func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter, onUser func(*api.User) error) (*Plan, error) {
 	p := &Plan{}
 	call := func(what string, fn func(ctx context.Context) error) error {
 		if err := retry.Do(ctx, fn); err != nil {
@@ -196,6 +204,11 @@ func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (
 		return nil, fmt.Errorf("verify token: %w", err)
 	}
 	p.DiscoveryRequests++
+	if onUser != nil {
+		if err := onUser(p.User); err != nil {
+			return nil, err
+		}
+	}
 
 	status := "published"
 	if f.IncludeUnpublished {
@@ -380,10 +393,36 @@ func localeKey(code string) string {
 	return strings.ToLower(code)
 }
 
+// MaxListPages bounds the pages of one curricula list discovery reads: a
+// quarter of the API's hourly budget of 1,000 requests. At the 100 records
+// a page discovery asks for, that is 25,000 curricula and variants.
+const MaxListPages = 250
+
+// PagingError is a curricula list whose pages cannot be followed: the
+// server ignores page (it echoes another page number, or serves records
+// an earlier page had), or it claims more pages than MaxListPages.
+// Discovery fails with it rather than spend the hourly budget.
+type PagingError struct {
+	// What names the list, Page the page asked for.
+	What string
+	Page int
+	// Reason says what was wrong.
+	Reason string
+}
+
+func (e *PagingError) Error() string {
+	return fmt.Sprintf("%s (page %d): the server's paging cannot be followed: %s", e.What, e.Page, e.Reason)
+}
+
 // listAll reads every page of the curricula list, following total_count
-// and the per_page the server actually used.
+// and the per_page the server actually used. It stops at the last page
+// (ceil(total_count / per_page)) or an empty one, and fails with a
+// *PagingError at a page that echoes another page number or brings no
+// record an earlier page had not, and before asking for more than
+// MaxListPages pages.
 func listAll(ctx context.Context, c *api.Client, call func(string, func(context.Context) error) error, what string, opts api.ListOptions) ([]api.Curriculum, error) {
 	var out []api.Curriculum
+	seen := map[string]bool{}
 	opts.PerPage = ListPageSize
 	for page := 1; ; page++ {
 		var pg *api.CurriculumPage
@@ -395,6 +434,22 @@ func listAll(ctx context.Context, c *api.Client, call func(string, func(context.
 		}); err != nil {
 			return nil, err
 		}
+		bad := func(format string, a ...any) error {
+			return &PagingError{What: what, Page: page, Reason: fmt.Sprintf(format, a...)}
+		}
+		if pg.Page != 0 && pg.Page != page {
+			return nil, bad("it answered page %d when asked for page %d (does it ignore page?)", pg.Page, page)
+		}
+		fresh := 0
+		for _, r := range pg.Curricula {
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				fresh++
+			}
+		}
+		if page > 1 && len(pg.Curricula) > 0 && fresh == 0 {
+			return nil, bad("page %d brought only curricula earlier pages had (does it ignore page?)", page)
+		}
 		out = append(out, pg.Curricula...)
 		per := pg.PerPage
 		if per <= 0 {
@@ -402,6 +457,9 @@ func listAll(ctx context.Context, c *api.Client, call func(string, func(context.
 		}
 		if len(pg.Curricula) == 0 || per == 0 || page*per >= pg.TotalCount {
 			return out, nil
+		}
+		if pages := (pg.TotalCount + per - 1) / per; pages > MaxListPages {
+			return nil, bad("total_count %d at %d a page makes %d pages, more than the %d pages curex reads", pg.TotalCount, per, pages, MaxListPages)
 		}
 	}
 }

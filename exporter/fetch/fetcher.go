@@ -136,7 +136,8 @@ func countNodes(ns []api.ResolvedNode, limit int) int {
 }
 
 // ErrFatal wraps errors that stop a whole run: the token was rejected
-// mid-run or the request budget ran out.
+// mid-run, the request budget ran out, or the ETag cache could not store
+// a body (api.ErrCache).
 var ErrFatal = errors.New("run stopped")
 
 // Fetch fetches every export and calls each with its result, one call at
@@ -437,9 +438,11 @@ func (b *bodyBudget) release(n int64) {
 	}
 }
 
-// fatal reports errors after which no further request can succeed.
+// fatal reports errors after which no further request can succeed, or
+// none would be worth its cost: a body the cache could not store (a full
+// disk) stops the run at once rather than spend a request per tree.
 func fatal(err error) bool {
-	return errors.Is(err, api.ErrUnauthorized) || errors.Is(err, ErrBudget)
+	return errors.Is(err, api.ErrUnauthorized) || errors.Is(err, ErrBudget) || errors.Is(err, api.ErrCache)
 }
 
 func describe(e model.Export) string {

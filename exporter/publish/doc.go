@@ -18,7 +18,8 @@
 // HEAD) and it is unchanged when the SHA-256 recorded in its metadata at
 // upload and its Content-Encoding match. The previous manifest.json in the
 // bucket is not trusted for the diff: an interrupted publish may have
-// replaced objects that it still lists with their old hashes.
+// replaced objects that it still lists with their old hashes. It only
+// tells which stale objects are curex's to delete.
 //
 // # Ordering and consistency
 //
@@ -38,7 +39,12 @@
 // path can leave it. Files and folders whose names start with a dot are not
 // published, and objects whose keys could not be curex output paths (hidden
 // segments, empty segments, a trailing slash) are never deleted; nothing
-// outside the prefix is listed, written or deleted. A publish that would
+// outside the prefix is listed, written or deleted. A stale object is
+// deleted only when curex put it there: the bucket's previous
+// manifest.json lists it, or it carries the curex-sha256 metadata of an
+// upload. Others (the owner's CNAME, ads.txt, verification files) are left
+// alone and reported in Plan.LeftAlone. A file:// target is never written
+// or deleted through a symbolic link inside it. A publish that would
 // delete more than MassDeleteMin objects and more than a quarter of the
 // objects under the prefix is refused unless Options.AllowMassDelete is set.
 //

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/curex/curex/exporter/crash"
@@ -115,8 +117,14 @@ type Plan struct {
 	// phases: hashed assets, then the other files, then manifest.json;
 	// by path within a phase.
 	Upload []Item
-	// Delete lists the keys of stale objects, sorted.
+	// Delete lists the keys of stale objects, sorted: objects the bucket's
+	// previous manifest.json lists, or that carry curex's checksum
+	// metadata, and that the folder no longer has.
 	Delete []string
+	// LeftAlone lists the keys, sorted, of the objects under the prefix
+	// that the folder does not have and that curex did not write (the
+	// owner's CNAME, ads.txt, verification files): never deleted.
+	LeftAlone []string
 	// Unchanged counts the files whose objects are up to date.
 	Unchanged int
 	// Existing counts the objects under the prefix before the publish
@@ -133,8 +141,12 @@ type Plan struct {
 // and deletion, at most limit of each (all when limit <= 0).
 func (p *Plan) Print(w io.Writer, limit int) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "plan for %s: %s to upload (%s), %s to delete, %s unchanged\n",
-		p.Target, count(len(p.Upload)), formatBytes(p.Bytes), count(len(p.Delete)), count(p.Unchanged))
+	alone := ""
+	if len(p.LeftAlone) > 0 {
+		alone = fmt.Sprintf(", %s left alone (not written by curex)", count(len(p.LeftAlone)))
+	}
+	fmt.Fprintf(&b, "plan for %s: %s to upload (%s), %s to delete, %s unchanged%s\n",
+		p.Target, count(len(p.Upload)), formatBytes(p.Bytes), count(len(p.Delete)), count(p.Unchanged), alone)
 	for i, it := range p.Upload {
 		if limit > 0 && i == limit {
 			fmt.Fprintf(&b, "  ... and %s more uploads\n", count(len(p.Upload)-limit))
@@ -153,8 +165,24 @@ func (p *Plan) Print(w io.Writer, limit int) error {
 		}
 		fmt.Fprintf(&b, "  delete %s\n", k)
 	}
+	for i, k := range p.LeftAlone {
+		if limit > 0 && i == limit {
+			fmt.Fprintf(&b, "  ... and %s more left alone\n", count(len(p.LeftAlone)-limit))
+			break
+		}
+		fmt.Fprintf(&b, "  leave %s (not written by curex)\n", k)
+	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// keys returns every key the plan writes or deletes.
+func (p *Plan) keys() []string {
+	keys := make([]string, 0, len(p.Upload)+len(p.Delete))
+	for _, it := range p.Upload {
+		keys = append(keys, it.Key)
+	}
+	return append(keys, p.Delete...)
 }
 
 // metaSHA256 is the metadata key holding the uncompressed file's SHA-256.
@@ -215,8 +243,10 @@ func listRemote(ctx context.Context, b *blob.Bucket, prefix, target string) (map
 
 // diff builds the plan. Objects whose size matches but whose MD5 is absent
 // or differs are decided by their metadata (one Attributes call each, at
-// most concurrency at once).
-func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile, remote map[string]remoteObject, o Options) (*Plan, error) {
+// most concurrency at once). Objects the folder does not have are deleted
+// when owned (the previous manifest lists them) or when their metadata
+// says curex wrote them (one Attributes call each), else left alone.
+func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile, remote map[string]remoteObject, owned map[string]bool, o Options) (*Plan, error) {
 	p := &Plan{Existing: len(remote)}
 	var (
 		mu        sync.Mutex
@@ -271,11 +301,43 @@ func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile,
 	for _, lf := range files {
 		local[lf.rel] = true
 	}
+	// A stale object is deleted only when curex wrote it: the bucket's
+	// previous manifest.json lists it, or it carries curex's checksum
+	// metadata (an interrupted publish wrote it). Anything else (the
+	// owner's CNAME, ads.txt, verification files) is left alone.
+	g, gctx = errgroup.WithContext(ctx)
+	g.SetLimit(o.Concurrency)
 	for rel := range remote {
-		if !local[rel] && !kept(rel, o.Keep) {
-			p.Delete = append(p.Delete, prefix+rel)
+		if local[rel] || kept(rel, o.Keep) {
+			continue
 		}
+		if owned[rel] {
+			p.Delete = append(p.Delete, prefix+rel)
+			continue
+		}
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
+			a, err := b.Attributes(gctx, prefix+rel)
+			if gcerrors.Code(err) == gcerrors.NotFound {
+				return nil // gone since the listing
+			}
+			if err != nil {
+				return fmt.Errorf("read attributes of %q: %w", prefix+rel, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if a.Metadata[metaSHA256] != "" {
+				p.Delete = append(p.Delete, prefix+rel)
+			} else {
+				p.LeftAlone = append(p.LeftAlone, prefix+rel)
+			}
+			return nil
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	slices.Sort(p.LeftAlone)
 	slices.Sort(p.Delete)
 	slices.SortFunc(uploads, func(a, b Item) int {
 		if c := a.phase() - b.phase(); c != 0 {
@@ -288,6 +350,38 @@ func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile,
 		p.Bytes += it.Size
 	}
 	return p, nil
+}
+
+// maxManifestBytes bounds the previous manifest.json read from a bucket.
+const maxManifestBytes = 256 << 20
+
+// previousManifest returns the paths the bucket's manifest.json under
+// prefix lists, when there is one curex wrote (a generator starting with
+// "curex"); nil otherwise. A manifest that cannot be read only costs
+// attribute reads, so it is logged and not an error.
+func previousManifest(ctx context.Context, b *blob.Bucket, prefix string, remote map[string]remoteObject, log *slog.Logger) (map[string]bool, error) {
+	if _, ok := remote[output.ManifestName]; !ok {
+		return nil, nil
+	}
+	key := prefix + output.ManifestName
+	r, err := b.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", key, err)
+	}
+	defer r.Close()
+	m, err := output.ReadManifest(io.LimitReader(r, maxManifestBytes))
+	if err != nil || !strings.HasPrefix(m.Generator, "curex") {
+		log.Warn("publish: the bucket's manifest.json is not one curex wrote; stale objects are told by their metadata", "key", key, "err", err)
+		return nil, nil
+	}
+	owned := make(map[string]bool, len(m.Files))
+	for _, f := range m.Files {
+		owned[f.Path] = true
+	}
+	return owned, nil
 }
 
 // sameByMetadata reads an object's attributes and reports whether it holds

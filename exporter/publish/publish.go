@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -90,17 +91,23 @@ type Result struct {
 // Summary returns the result in one line, like
 // "12 uploaded (3.4 MB), 2 deleted, 1,680 unchanged in 1.2s", or for a dry
 // run "12 to upload (3.4 MB), 2 to delete, 1,680 unchanged in 0.3s (dry run)".
+// Objects left alone, when there are some, are counted after "unchanged":
+// ", 4 left alone (not written by curex)".
 func (r *Result) Summary() string {
 	d := r.Duration.Round(100 * time.Millisecond)
 	if r.Duration < time.Second {
 		d = r.Duration.Round(time.Millisecond)
 	}
-	if r.DryRun && r.Plan != nil {
-		return fmt.Sprintf("%s to upload (%s), %s to delete, %s unchanged in %s (dry run)",
-			count(len(r.Plan.Upload)), formatBytes(r.Plan.Bytes), count(len(r.Plan.Delete)), count(r.Unchanged), d)
+	alone := ""
+	if r.Plan != nil && len(r.Plan.LeftAlone) > 0 {
+		alone = fmt.Sprintf(", %s left alone (not written by curex)", count(len(r.Plan.LeftAlone)))
 	}
-	return fmt.Sprintf("%s uploaded (%s), %s deleted, %s unchanged in %s",
-		count(r.Uploaded), formatBytes(r.Bytes), count(r.Deleted), count(r.Unchanged), d)
+	if r.DryRun && r.Plan != nil {
+		return fmt.Sprintf("%s to upload (%s), %s to delete, %s unchanged%s in %s (dry run)",
+			count(len(r.Plan.Upload)), formatBytes(r.Plan.Bytes), count(len(r.Plan.Delete)), count(r.Unchanged), alone, d)
+	}
+	return fmt.Sprintf("%s uploaded (%s), %s deleted, %s unchanged%s in %s",
+		count(r.Uploaded), formatBytes(r.Bytes), count(r.Deleted), count(r.Unchanged), alone, d)
 }
 
 // Publish copies the output folder dir to the bucket rawURL names (see
@@ -130,7 +137,11 @@ func Publish(ctx context.Context, dir, rawURL string, o Options) (*Result, error
 		return nil, &redacted{msg: fmt.Sprintf("publish %s: open %s: %s", dir, t.display, msg), err: err}
 	}
 	defer b.Close()
-	return publish(ctx, dir, b, t.prefix, t.display, o)
+	var guard func(string) error
+	if t.dir != "" {
+		guard = noSymlinks(t.dir)
+	}
+	return publish(ctx, dir, b, t.prefix, t.display, guard, o)
 }
 
 // PublishBucket is Publish to an open bucket: keys are prefix (empty, or
@@ -147,7 +158,7 @@ func PublishBucket(ctx context.Context, dir string, b *blob.Bucket, prefix strin
 	if prefix != "" {
 		name = "bucket prefix " + prefix
 	}
-	return publish(ctx, dir, b, prefix, name, o)
+	return publish(ctx, dir, b, prefix, name, nil, o)
 }
 
 // redacted is an error whose message had the bucket URL's query removed.
@@ -169,7 +180,11 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string, o Options) (*Result, error) {
+// publish is Publish and PublishBucket. guard, when not nil, is asked
+// about every key before it is written or deleted (for a file:// target:
+// no symbolic link on the way); its error refuses the publish at planning
+// and stops it at execution.
+func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string, guard func(key string) error, o Options) (*Result, error) {
 	start := time.Now()
 	o = o.withDefaults()
 	fail := func(err error) error { return fmt.Errorf("publish %s to %s: %w", dir, tgt, err) }
@@ -207,13 +222,28 @@ func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string
 	if err := checkAgainstManifest(m, files, dir, o.Log); err != nil {
 		return nil, fail(err)
 	}
-	plan, err := diff(ctx, b, prefix, files, remote, o)
+	owned, err := previousManifest(ctx, b, prefix, remote, o.Log)
+	if err != nil {
+		return nil, fail(err)
+	}
+	plan, err := diff(ctx, b, prefix, files, remote, owned, o)
 	if err != nil {
 		return nil, fail(err)
 	}
 	plan.Target = tgt
+	if guard != nil {
+		for _, key := range plan.keys() {
+			if err := guard(key); err != nil {
+				return nil, fail(err)
+			}
+		}
+	}
 	res := &Result{Target: tgt, Plan: plan, DryRun: o.DryRun, Unchanged: plan.Unchanged}
-	o.Log.Debug("publish: plan", "target", tgt, "upload", len(plan.Upload), "delete", len(plan.Delete),
+	if n := len(plan.LeftAlone); n > 0 {
+		o.Log.Warn("publish: objects not written by curex are left alone", "target", tgt, "count", n,
+			"keys", strings.Join(plan.LeftAlone[:min(n, 20)], ", "))
+	}
+	o.Log.Debug("publish: plan", "target", tgt, "upload", len(plan.Upload), "delete", len(plan.Delete), "left_alone", len(plan.LeftAlone),
 		"unchanged", plan.Unchanged, "existing", plan.Existing, "bytes", plan.Bytes, "checked", plan.Checked)
 	if massDelete(len(plan.Delete), plan.Existing) && !o.AllowMassDelete {
 		res.Duration = time.Since(start)
@@ -223,7 +253,7 @@ func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string
 		res.Duration = time.Since(start)
 		return res, nil
 	}
-	err = execute(ctx, root, b, plan, res, o)
+	err = execute(ctx, root, b, plan, res, guard, o)
 	res.Duration = time.Since(start)
 	if err != nil {
 		return res, fail(err)
@@ -235,7 +265,7 @@ func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string
 // manifest.json, then manifest.json, each phase finished before the next
 // starts; then it deletes the stale objects. It stops at the first failed
 // upload and deletes nothing then.
-func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res *Result, o Options) error {
+func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res *Result, guard func(string) error, o Options) error {
 	var mu sync.Mutex
 	report := func(op Op, key string, n int64, total int) {
 		mu.Lock()
@@ -268,6 +298,11 @@ func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res
 				if err := gctx.Err(); err != nil {
 					return err
 				}
+				if guard != nil {
+					if err := guard(it.Key); err != nil {
+						return err
+					}
+				}
 				if err := upload(gctx, root, b, it, plan.Target); err != nil {
 					return err
 				}
@@ -291,6 +326,11 @@ func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res
 			defer crash.Recover(&err)
 			if err := gctx.Err(); err != nil {
 				return err
+			}
+			if guard != nil {
+				if err := guard(key); err != nil {
+					return err
+				}
 			}
 			err = b.Delete(gctx, key)
 			if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
@@ -354,4 +394,34 @@ func upload(ctx context.Context, root *os.Root, b *blob.Bucket, it Item, tgt str
 		return fail(err)
 	}
 	return nil
+}
+
+// noSymlinks returns the guard of a file:// target: gocloud's fileblob
+// follows symbolic links in a key's folders (os.MkdirAll, then a rename
+// into the folder), so a link inside the target would have pages written,
+// or files deleted, wherever it points. The guard refuses a key whose path
+// below root passes through a symbolic link or is one. It runs when the
+// plan is made and again just before each write and deletion.
+func noSymlinks(root string) func(key string) error {
+	return func(key string) error {
+		parts := strings.Split(key, "/")
+		p := root
+		for i, part := range parts {
+			p = filepath.Join(p, part)
+			fi, err := os.Lstat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // the write creates the rest, as plain folders
+			}
+			if err != nil {
+				return fmt.Errorf("%w: %s: %w", ErrUnsafePath, key, err)
+			}
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				return fmt.Errorf("%w: %s is a symbolic link inside the target folder: curex does not write or delete through it (key %q)", ErrUnsafePath, p, key)
+			}
+			if i < len(parts)-1 && !fi.IsDir() {
+				return fmt.Errorf("%w: %s is not a folder (key %q)", ErrUnsafePath, p, key)
+			}
+		}
+		return nil
+	}
 }

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"gocloud.dev/blob"
 
 	"github.com/curex/curex/exporter/output"
 )
@@ -50,11 +53,44 @@ func IsURL(s string) bool {
 }
 
 // CheckURL reports whether rawURL is a bucket URL this build can publish
-// to, without opening it; use it to validate a command line before doing
-// any work. Errors wrap ErrBadURL (and ErrUnsupportedScheme).
-func CheckURL(rawURL string) error {
-	_, err := parseURL(rawURL)
-	return err
+// to; use it to validate a command line before doing any work (curex
+// export calls it before its first API request). Besides the checks of the
+// URL's form, s3:// and mem:// URLs are opened (and closed) with gocloud's
+// URL opener, which refuses unknown query parameters and bad values; that
+// sends no request. file:// URLs have their parameters checked the same
+// way without creating the folder, and azblob:// ones are checked by curex
+// (opening them needs credentials). Errors wrap ErrBadURL (and
+// ErrUnsupportedScheme), without the URL's query.
+func CheckURL(ctx context.Context, rawURL string) error {
+	t, err := parseURL(rawURL)
+	if err != nil {
+		return err
+	}
+	u, err := url.Parse(t.open)
+	if err != nil {
+		return fmt.Errorf("%w %s: %w", ErrBadURL, t.display, err)
+	}
+	switch u.Scheme {
+	case "azblob", "gs":
+		return nil // checked by checkBucket, or needs credentials to open
+	case "file":
+		// The folder may not exist yet: open the system's temporary
+		// folder with the same parameters, create_dir checked here.
+		q := u.Query()
+		if v := q.Get("create_dir"); q.Has("create_dir") {
+			if _, err := strconv.ParseBool(v); err != nil {
+				return fmt.Errorf("%w %s: create_dir=%q: want true or false", ErrBadURL, t.display, v)
+			}
+			q.Del("create_dir")
+		}
+		u.Path, u.Host, u.RawQuery = filepath.ToSlash(os.TempDir()), "", q.Encode()
+	}
+	b, err := blob.OpenBucket(ctx, u.String())
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), u.String(), t.display)
+		return &redacted{msg: fmt.Sprintf("%s %s: %s", ErrBadURL, t.display, msg), err: ErrBadURL}
+	}
+	return b.Close()
 }
 
 // Redact returns rawURL without its query and user information, the way
@@ -186,9 +222,9 @@ func schemeList() string {
 var azblobParams = []string{"storage_account", "domain", "protocol", "localemu", "cdn"}
 
 // checkBucket checks the container name and query parameters of an azblob
-// URL, so that a typo fails before an export rather than after. s3 URLs are
-// left to the driver: the bucket names and parameters of S3-compatible
-// servers vary.
+// URL, so that a typo fails before an export rather than after. s3 URLs
+// are left to the driver's URL opener, which CheckURL runs: the bucket
+// names of S3-compatible servers vary.
 func checkBucket(scheme, name string, q url.Values) error {
 	switch scheme {
 	case "azblob":

@@ -3,6 +3,7 @@
 package publish
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestGSURLs(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"gs:///site", "gs://bucket/../x", "gs://user:pw@bucket"} {
-		if err := CheckURL(bad); err == nil {
+		if err := CheckURL(context.Background(), bad); err == nil {
 			t.Errorf("CheckURL(%q) accepted", bad)
 		}
 	}

@@ -3,6 +3,7 @@
 package publish
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 
 // TestGSNeedsTheTag: without -tags gcs, gs:// is refused with a way out.
 func TestGSNeedsTheTag(t *testing.T) {
-	err := CheckURL("gs://bucket/site")
+	err := CheckURL(context.Background(), "gs://bucket/site")
 	if !errors.Is(err, ErrUnsupportedScheme) || !strings.Contains(err.Error(), `"gs"`) ||
 		!strings.Contains(err.Error(), "-tags gcs") || !strings.Contains(err.Error(), "storage.googleapis.com") {
 		t.Errorf("CheckURL(gs://) = %v; want the scheme refused, naming -tags gcs and the S3 interoperability endpoint", err)

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func TestBadURLs(t *testing.T) {
 		{"file://", "no folder", false},
 	}
 	for _, tt := range tests {
-		err := CheckURL(tt.raw)
+		err := CheckURL(context.Background(), tt.raw)
 		if !errors.Is(err, ErrBadURL) || errors.Is(err, ErrUnsupportedScheme) != tt.unsupported || !strings.Contains(err.Error(), tt.words) {
 			t.Errorf("CheckURL(%q) = %v: want ErrBadURL (unsupported scheme: %v) mentioning %s", tt.raw, err, tt.unsupported, tt.words)
 		}
@@ -110,7 +111,7 @@ func TestBadURLs(t *testing.T) {
 			t.Errorf("CheckURL(%q) shows the credentials: %v", tt.raw, err)
 		}
 	}
-	if err := CheckURL("ftp://b"); err == nil || !strings.Contains(err.Error(), "s3://, "+strings.Join(gcsSchemes, "")) || !strings.Contains(err.Error(), "azblob://, file://, mem://") {
+	if err := CheckURL(context.Background(), "ftp://b"); err == nil || !strings.Contains(err.Error(), "s3://, "+strings.Join(gcsSchemes, "")) || !strings.Contains(err.Error(), "azblob://, file://, mem://") {
 		t.Errorf("unsupported scheme error %v does not list the supported ones", err)
 	}
 }
