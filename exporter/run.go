@@ -292,7 +292,8 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
 
-	w, err := output.Begin(c.Fs, c.Output)
+	// A cancelled run stops writing at the next file of any stage.
+	w, err := output.BeginContext(ctx, c.Fs, c.Output)
 	if err != nil {
 		return nil, &ConfigError{err}
 	}
@@ -348,6 +349,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		done[r.Export.Key()] = true
 		if err := fr.record(r); err != nil {
 			return err
+		}
+		if ctx.Err() != nil {
+			return nil // recorded; the run is stopping, nothing more to write
 		}
 		if r.Err != nil {
 			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
