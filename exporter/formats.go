@@ -41,6 +41,14 @@ type treeFormats struct {
 	printing *errgroup.Group
 }
 
+// DefaultPDFTimeout is Config.PDFTimeout's default: a handbook of
+// thousands of pages prints in well under a minute.
+const DefaultPDFTimeout = 2 * time.Minute
+
+// ErrPDFTimeout is the error, wrapped, of a handbook that did not print
+// within Config.PDFTimeout.
+var ErrPDFTimeout = errors.New("printing took too long")
+
 // printers bounds the handbooks Chromium prints at once (a tab each).
 const printers = 2
 
@@ -233,8 +241,13 @@ func (f *treeFormats) print(ctx context.Context, html []byte, o chrome.PDFOption
 			return pdf, nil
 		}
 	}
-	pdf, err := f.printFile(ctx, html, o)
+	pctx, cancel := context.WithTimeoutCause(ctx, f.c.PDFTimeout, fmt.Errorf("%w: more than %s", ErrPDFTimeout, f.c.PDFTimeout))
+	defer cancel()
+	pdf, err := f.printFile(pctx, html, o)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(pctx), ErrPDFTimeout) {
+			return nil, context.Cause(pctx)
+		}
 		return nil, err
 	}
 	f.printed.Add(1)

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
@@ -275,5 +277,39 @@ func TestSourceDateEpoch(t *testing.T) {
 	}
 	if !bytes.Contains(hb, []byte("2023")) || !bytes.Contains(hb, []byte("November")) {
 		t.Errorf("the handbook is not dated by SOURCE_DATE_EPOCH (November 2023)")
+	}
+}
+
+// TestPDFTimeout prints a handbook with a timeout it cannot meet (a
+// nanosecond: an injected deadline, not a slow machine): the run fails
+// with ErrPDFTimeout naming the export, instead of waiting on Chromium,
+// and the previous output stays as it was.
+func TestPDFTimeout(t *testing.T) {
+	t.Parallel()
+	if _, err := chrome.Find(""); err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	_, url := sampleServer(t, sandbox.Options{})
+	out := filepath.Join(t.TempDir(), "out")
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+		Generator: "curex test", Formats: []string{"json"},
+		Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"base"}, Locales: []string{"en"}}}
+	if _, err := exporter.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	before := files(t, out)
+	cfg.Formats, cfg.PDFTimeout = []string{"json", "pdf"}, time.Nanosecond
+	_, err := exporter.Run(context.Background(), cfg)
+	if !errors.Is(err, exporter.ErrPDFTimeout) {
+		t.Fatalf("err = %v, want ErrPDFTimeout", err)
+	}
+	if !strings.Contains(err.Error(), "pdf of algebra-1") {
+		t.Errorf("the error does not name the export: %v", err)
+	}
+	if after := files(t, out); !maps.Equal(before, after) {
+		t.Errorf("the previous output changed")
 	}
 }

@@ -67,6 +67,10 @@ type Config struct {
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
 	Paper string
+	// PDFTimeout bounds the printing of one handbook to PDF (default
+	// DefaultPDFTimeout); a handbook that takes longer fails the run
+	// with an error naming it, instead of holding it up for good.
+	PDFTimeout time.Duration
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout
 	// (_index.md section pages) instead of the code-host layout.
 	MarkdownHugo bool
@@ -152,6 +156,9 @@ func (c *Config) check() error {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
+	}
+	if c.PDFTimeout <= 0 {
+		c.PDFTimeout = DefaultPDFTimeout
 	}
 	if c.Limits == nil {
 		c.Limits = ratelimit.Default()

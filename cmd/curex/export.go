@@ -129,9 +129,11 @@ type exportFlags struct {
 	formats  string
 	paper    string
 	mdLayout string
-	pub      publishFlags
-	sched    scheduleFlags
-	progress string
+	// pdfTimeout bounds the printing of one handbook (--pdf-timeout).
+	pdfTimeout time.Duration
+	pub        publishFlags
+	sched      scheduleFlags
+	progress   string
 }
 
 func newExportCommand(g *globals) *cobra.Command {
@@ -179,6 +181,10 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return err
 	}
 	c.Concurrency = f.sel.concurrency
+	if f.pdfTimeout <= 0 {
+		return usageErr(fmt.Errorf("--pdf-timeout %s: want a positive duration, such as 2m", f.pdfTimeout))
+	}
+	c.PDFTimeout = f.pdfTimeout
 	switch f.mdLayout {
 	case "default":
 	case "hugo":
@@ -210,6 +216,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
+	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it the run fails naming it")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 
