@@ -68,8 +68,8 @@ type Config struct {
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
 	Paper string
 	// PDFTimeout bounds the printing of one handbook to PDF (default
-	// DefaultPDFTimeout); a handbook that takes longer fails the run
-	// with an error naming it, instead of holding it up for good.
+	// DefaultPDFTimeout); a handbook that takes longer fails its export
+	// only (its previous PDF kept), instead of holding the run up.
 	PDFTimeout time.Duration
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout
 	// (_index.md section pages) instead of the code-host layout.
@@ -490,6 +490,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	if err := formats.wait(); err != nil {
+		return nil, err
+	}
+	if err := formats.keepLatePDFs(w, entries, sum); err != nil {
 		return nil, err
 	}
 	if err := site.stop(); err != nil {

@@ -216,7 +216,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
-	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it the run fails naming it")
+	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it that export fails and keeps its previous PDF (exit 3)")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 
