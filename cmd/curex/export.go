@@ -148,7 +148,8 @@ atomically: a failed run leaves the previous output as it was.
 
 Exit codes: 0 all exported; 1 failed, previous output untouched; 2 usage or
 configuration error; 3 partial: some exports failed and kept their previous
-version, the rest were written.`,
+version, the rest were written; 130 (Ctrl-C) or 143 (SIGTERM) interrupted,
+previous output untouched.`,
 		Example: `  CURRICULUM_API_TOKEN=... curex export --base-url https://api.example.org --output site/
   curex export --base-url http://127.0.0.1:8080 --variants base,Texas --locales en,es`,
 		Args: noArgs,
