@@ -10,7 +10,8 @@
 // lexers never give up on a match after chroma's 250 ms, and a block
 // whose highlighting takes longer than HighlightTimeout fails its page
 // (ErrHighlightTimeout) instead of coming out different. Blocks over 64
-// KiB or with a line over 2,000 bytes are shown plain (see highlight.go).
+// KiB or with a line over 2,000 bytes, and blocks a lexer loops on, are
+// shown plain (see highlight.go).
 //
 // Everything the API sends is treated as hostile:
 //

@@ -26,7 +26,8 @@ import (
 // after HighlightTimeout of wall-clock time, and highlighting a block that
 // took that long fails (ErrHighlightTimeout) instead of giving other
 // bytes. What is highlighted at all depends on the block alone: blocks
-// over maxHighlight bytes, with a line over maxHighlightLine bytes, or in
+// over maxHighlight bytes, with a line over maxHighlightLine bytes, that
+// the lexer loops on (more than maxMatches matches), or in
 // a language only chroma's own lexers know (markdown, HTTP, ERB, Svelte,
 // Go HTML templates, the Lisps: lexers that are not plain regular
 // expression lexers and reach chroma's registry) are shown plain.
@@ -86,6 +87,7 @@ func newHighlighter() *highlighter {
 			if name == "Go" {
 				h.ownGoRawStrings(rules)
 			}
+			h.watch(rules)
 			rules[untimedState] = []chroma.Rule{{Pattern: "", Mutator: &timeoutSetter{h: h, lexer: name}}}
 			return rules
 		}))
@@ -109,6 +111,75 @@ func (h *highlighter) ownGoRawStrings(rules chroma.Rules) {
 			h.mu.Unlock()
 		}
 	}
+}
+
+// watch makes every rule of rules report to the watchdog each time it
+// matches (see watchedEmitter); a rule that only mutates the lexer as it
+// compiles (include, combined) is left as it is, being replaced then.
+func (h *highlighter) watch(rules chroma.Rules) {
+	for _, rs := range rules {
+		for i := range rs {
+			if _, ok := rs[i].Mutator.(chroma.LexerMutator); ok {
+				continue
+			}
+			rs[i].Type = &watchedEmitter{inner: rs[i].Type, h: h}
+		}
+	}
+}
+
+// Keys of what the watchdog keeps in a chroma.LexerState.
+type (
+	deadlineKey struct{}
+	matchesKey  struct{}
+)
+
+// maxMatches bounds the rule matches of one run of a lexer over text of n
+// runes: a few per rune in real code (a token, a state pushed or
+// popped). A lexer that loops without moving on (chroma's Jungle lexer
+// does on some text) reaches it, whatever the clock.
+func maxMatches(n int) int { return 32*n + 1024 }
+
+// errLoop is the panic of a lexer past maxMatches, recovered by tokenise.
+var errLoop = errors.New("the lexer does not move on")
+
+// watchedEmitter wraps a rule's emitter (nil for none): chroma's lexers
+// call it after every match, in the goroutine that reads the tokens, so
+// it can stop a lexer that loops inside one token, where tokenise's own
+// check between tokens never comes. It counts the matches of the
+// lexer's run against maxMatches, which depends on the text alone, and
+// checks the time against HighlightTimeout; past either it panics with
+// errLoop or ErrHighlightTimeout, which tokenise recovers.
+type watchedEmitter struct {
+	inner chroma.Emitter
+	h     *highlighter
+}
+
+// Emit implements chroma.Emitter.
+func (e *watchedEmitter) Emit(groups []string, state *chroma.LexerState) chroma.Iterator {
+	n, _ := state.Get(matchesKey{}).(int)
+	if n++; n > maxMatches(len(state.Text)) {
+		panic(errLoop)
+	}
+	state.Set(matchesKey{}, n)
+	now := e.h.now()
+	if d, ok := state.Get(deadlineKey{}).(time.Time); !ok {
+		state.Set(deadlineKey{}, now.Add(e.h.timeout))
+	} else if !now.Before(d) {
+		panic(ErrHighlightTimeout)
+	}
+	if e.inner == nil {
+		return chroma.Literator()
+	}
+	return e.inner.Emit(groups, state)
+}
+
+// ValidateEmitter implements chroma.ValidatingEmitter for the emitters
+// that check their rule (ByGroups against the groups of its pattern).
+func (e *watchedEmitter) ValidateEmitter(rule *chroma.CompiledRule) error {
+	if v, ok := e.inner.(chroma.ValidatingEmitter); ok {
+		return v.ValidateEmitter(rule)
+	}
+	return nil
 }
 
 // lexer returns the lexer of language lang, nil when there is none.
@@ -143,14 +214,26 @@ func (m *timeoutSetter) MutateLexer(rules chroma.CompiledRules, state string, _ 
 
 // tokenise runs lexer on code. Tokens come one at a time; highlighting
 // that has taken longer than the timeout stops with ErrHighlightTimeout
-// (a match that timed out may have changed the tokens).
-func (h *highlighter) tokenise(lexer chroma.Lexer, code string) ([]chroma.Token, error) {
+// (a match that timed out may have changed the tokens), a lexer that
+// loops with errLoop.
+func (h *highlighter) tokenise(lexer chroma.Lexer, code string) (tokens []chroma.Token, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			switch p {
+			case errLoop:
+				tokens, err = nil, errLoop
+			case ErrHighlightTimeout:
+				tokens, err = nil, fmt.Errorf("%w: more than %s", ErrHighlightTimeout, h.timeout)
+			default:
+				panic(p)
+			}
+		}
+	}()
 	start := h.now()
 	it, err := lexer.Tokenise(nil, code)
 	if err != nil {
 		return nil, err
 	}
-	var tokens []chroma.Token
 	for t := it(); t != chroma.EOF; t = it() {
 		if h.now().Sub(start) >= h.timeout {
 			return nil, fmt.Errorf("%w: more than %s", ErrHighlightTimeout, h.timeout)

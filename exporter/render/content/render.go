@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -208,15 +209,20 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 	if lang != "" && highlightable(code) {
 		if lexer := s.r.hl.lexer(lang); lexer != nil {
 			tokens, err := s.r.hl.tokenise(chroma.Coalesce(lexer), string(code))
-			if err != nil {
+			switch {
+			case errors.Is(err, errLoop):
+				// A lexer that loops on this block (the same on any
+				// machine): the block is shown plain.
+			case err != nil:
 				return ast.WalkStop, fmt.Errorf("%s code block: %w", lang, err)
-			}
-			var out bytes.Buffer
-			if err := s.r.chroma.Format(&out, styles.Get(lightStyle), chroma.Literator(tokens...)); err == nil {
-				_, _ = w.WriteString(`<pre class="chroma"><code class="language-` + lang + `" data-lang="` + lang + `">`)
-				_, _ = w.Write(out.Bytes())
-				_, _ = w.WriteString("</code></pre>\n")
-				return ast.WalkSkipChildren, nil
+			default:
+				var out bytes.Buffer
+				if err := s.r.chroma.Format(&out, styles.Get(lightStyle), chroma.Literator(tokens...)); err == nil {
+					_, _ = w.WriteString(`<pre class="chroma"><code class="language-` + lang + `" data-lang="` + lang + `">`)
+					_, _ = w.Write(out.Bytes())
+					_, _ = w.WriteString("</code></pre>\n")
+					return ast.WalkSkipChildren, nil
+				}
 			}
 		}
 	}
