@@ -339,9 +339,13 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 		if err != nil {
 			return err
 		}
+		if err := w.ctx.Err(); err != nil {
+			return fmt.Errorf("carry over %s: %w", dir, err) // a folder can hold thousands of files
+		}
 		if info.IsDir() {
 			return nil
 		}
+		w.step("carry")
 		rel, err := filepath.Rel(w.root, p)
 		if err != nil {
 			return err
