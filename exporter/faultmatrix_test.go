@@ -275,8 +275,8 @@ type faultRow struct {
 }
 
 // regexpClock starts, once and outside any bubble, the clock goroutine of
-// regexp2, the regexp engine chroma highlights code blocks with (a 250 ms
-// match timeout). regexp2 starts that goroutine on first use and stops it
+// regexp2, the regexp engine chroma highlights code blocks with (curex
+// gives every rule a match timeout of content.HighlightTimeout). regexp2 starts that goroutine on first use and stops it
 // a second after the last deadline; started inside a synctest bubble it
 // would belong to the bubble, mix the bubble's clock with the real one,
 // and outlive the bubble (a deadlock panic). A deadline a day away keeps

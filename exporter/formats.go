@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,7 +40,19 @@ type treeFormats struct {
 	date            time.Time
 	// printing runs the PDF jobs, a few at a time, while fetching goes on.
 	printing *errgroup.Group
+	// late are the exports whose handbook did not print within
+	// Config.PDFTimeout (see keepLatePDFs).
+	mu   sync.Mutex
+	late []Failure
 }
+
+// DefaultPDFTimeout is Config.PDFTimeout's default: a handbook of
+// thousands of pages prints in well under a minute.
+const DefaultPDFTimeout = 2 * time.Minute
+
+// ErrPDFTimeout is the error, wrapped, of a handbook that did not print
+// within Config.PDFTimeout.
+var ErrPDFTimeout = errors.New("printing took too long")
 
 // printers bounds the handbooks Chromium prints at once (a tab each).
 const printers = 2
@@ -157,10 +170,17 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 			return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 		}
 		entry.PDF = t.Dir() + "/handbook.pdf"
-		dir, rel, o := t.Dir(), entry.PDF, chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}
+		e, dir, rel, o := t.Export, t.Dir(), entry.PDF, chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}
 		f.printing.Go(func() (err error) {
 			defer crash.Recover(&err)
 			pdf, err := f.print(ctx, data, o)
+			if errors.Is(err, ErrPDFTimeout) {
+				// That export fails, the others go on.
+				f.mu.Lock()
+				f.late = append(f.late, Failure{Export: e, Err: fmt.Errorf("pdf of %s: %w", dir, err)})
+				f.mu.Unlock()
+				return nil
+			}
 			if err != nil {
 				return fmt.Errorf("pdf of %s: %w", dir, err)
 			}
@@ -183,6 +203,30 @@ func (f *treeFormats) wait() error {
 		} else if n > 0 {
 			f.c.Log.Debug("printed PDFs pruned", "removed", n)
 		}
+	}
+	return nil
+}
+
+// keepLatePDFs makes each export whose handbook did not print within
+// Config.PDFTimeout a failure of the run (exit 3): its previous PDF, if
+// any, is carried over, and its manifest entry says kept (or missing,
+// with no PDF) with the error; its other formats are this run's. Call it
+// after wait.
+func (f *treeFormats) keepLatePDFs(w *output.Writer, entries map[string]output.ManifestExport, sum *Summary) error {
+	for _, fl := range f.late {
+		key := fl.Export.Key()
+		entry := entries[key]
+		kept, err := w.CarryOver(entry.PDF)
+		if err != nil {
+			return err
+		}
+		fl.Kept = kept
+		entry.State, entry.Error = output.StateKept, fl.Err.Error()
+		if !kept {
+			entry.State, entry.PDF = output.StateMissing, ""
+		}
+		entries[key] = entry
+		sum.Failures = append(sum.Failures, fl)
 	}
 	return nil
 }
@@ -233,8 +277,13 @@ func (f *treeFormats) print(ctx context.Context, html []byte, o chrome.PDFOption
 			return pdf, nil
 		}
 	}
-	pdf, err := f.printFile(ctx, html, o)
+	pctx, cancel := context.WithTimeoutCause(ctx, f.c.PDFTimeout, fmt.Errorf("%w: more than %s", ErrPDFTimeout, f.c.PDFTimeout))
+	defer cancel()
+	pdf, err := f.printFile(pctx, html, o)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(pctx), ErrPDFTimeout) {
+			return nil, context.Cause(pctx)
+		}
 		return nil, err
 	}
 	f.printed.Add(1)

@@ -7,20 +7,25 @@ import (
 	"encoding/json"
 	"errors"
 	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
 // need skips the test when a program is missing, unless the environment
@@ -275,5 +280,96 @@ func TestSourceDateEpoch(t *testing.T) {
 	}
 	if !bytes.Contains(hb, []byte("2023")) || !bytes.Contains(hb, []byte("November")) {
 		t.Errorf("the handbook is not dated by SOURCE_DATE_EPOCH (November 2023)")
+	}
+}
+
+// TestPDFTimeoutFailsThatExportOnly exports two handbooks to PDF, then
+// changes one upstream and exports again with a timeout no printing can
+// meet (a nanosecond: an injected deadline, not a slow machine). The
+// unchanged export is carried over; the changed one's handbook times
+// out, and only that export fails (partial, exit 3): it keeps its previous
+// PDF byte for byte and says so in the manifest, while its other formats
+// and the other export are this run's.
+func TestPDFTimeoutFailsThatExportOnly(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("prints PDFs with Chromium")
+	}
+	if _, err := chrome.Find(""); err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	h, url := sampleServer(t, sandbox.Options{})
+	out := filepath.Join(t.TempDir(), "out")
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+		Generator: "curex test", Formats: []string{"json", "pdf"},
+		Filter: fetch.Filter{Curricula: []string{"101", "curriculum_201"}, Variants: []string{"base"}, Locales: []string{"en"}}}
+	if _, err := exporter.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	before := files(t, out)
+	if err := h.Edit(func(d *dataset.Dataset) error {
+		for i := range d.Curricula {
+			if d.Curricula[i].ID == "curriculum_201" {
+				d.Curricula[i].Nodes[0].Title = "Retitled upstream"
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cfg.PDFTimeout, cfg.Revalidate = time.Nanosecond, fresh.Policy{Mode: fresh.Always}
+	sum, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Failures) != 1 || !errors.Is(sum.Failures[0].Err, exporter.ErrPDFTimeout) || !sum.Failures[0].Kept ||
+		sum.Failures[0].Export.CurriculumID != "curriculum_201" {
+		t.Fatalf("failures %+v, want the timed-out PDF of curriculum_201, kept (written %d, reused %d, printed %d, from the cache %d)", sum.Failures, sum.Written, sum.Reused, sum.PDFsPrinted, sum.PDFsReused)
+	}
+	if sum.PDFsPrinted != 0 {
+		t.Errorf("%d PDFs printed within a nanosecond", sum.PDFsPrinted)
+	}
+	after := files(t, out)
+	var pdf201, json201 string
+	for p := range before {
+		if strings.Contains(p, "introduction-to-computer-science") && strings.HasSuffix(p, "handbook.pdf") {
+			pdf201 = p
+		}
+		if strings.Contains(p, "introduction-to-computer-science") && strings.HasSuffix(p, "tree.json") {
+			json201 = p
+		}
+	}
+	if pdf201 == "" || json201 == "" {
+		t.Fatalf("no handbook.pdf or tree.json of curriculum_201 in %v", slices.Collect(maps.Keys(before)))
+	}
+	if after[pdf201] != before[pdf201] {
+		t.Errorf("%s changed: the timed-out export must keep its previous PDF", pdf201)
+	}
+	if !strings.Contains(after[json201], "Retitled upstream") {
+		t.Errorf("%s is not this run's", json201)
+	}
+	mf, err := os.Open(filepath.Join(out, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := output.ReadManifest(mf)
+	mf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.Exports {
+		want := output.StateOK
+		if e.CurriculumID == "curriculum_201" {
+			want = output.StateKept
+			if !strings.Contains(e.Error, "printing took too long") {
+				t.Errorf("manifest error %q does not say why", e.Error)
+			}
+		}
+		if e.State != want {
+			t.Errorf("%s: state %s, want %s", e.CurriculumID, e.State, want)
+		}
 	}
 }

@@ -70,6 +70,10 @@ type Config struct {
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
 	Paper string
+	// PDFTimeout bounds the printing of one handbook to PDF (default
+	// DefaultPDFTimeout); a handbook that takes longer fails its export
+	// only (its previous PDF kept), instead of holding the run up.
+	PDFTimeout time.Duration
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout
 	// (_index.md section pages) instead of the code-host layout.
 	MarkdownHugo bool
@@ -159,6 +163,9 @@ func (c *Config) check() error {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
+	}
+	if c.PDFTimeout <= 0 {
+		c.PDFTimeout = DefaultPDFTimeout
 	}
 	if c.Limits == nil {
 		c.Limits = ratelimit.Default()
@@ -331,7 +338,8 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
 
-	w, err := output.Begin(c.Fs, c.Output)
+	// A cancelled run stops writing at the next file of any stage.
+	w, err := output.BeginContext(ctx, c.Fs, c.Output)
 	if err != nil {
 		return nil, &ConfigError{err}
 	}
@@ -395,6 +403,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		done[r.Export.Key()] = true
 		if err := fr.record(r); err != nil {
 			return err
+		}
+		if ctx.Err() != nil {
+			return nil // recorded; the run is stopping, nothing more to write
 		}
 		if r.Err != nil {
 			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
@@ -529,6 +540,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	if err := formats.wait(); err != nil {
+		return nil, err
+	}
+	if err := formats.keepLatePDFs(w, entries, sum); err != nil {
 		return nil, err
 	}
 	if err := site.stop(); err != nil {

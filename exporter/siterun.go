@@ -194,9 +194,11 @@ func (s *siteRun) renderCurriculum(w *output.Writer, plan *fetch.Plan, cp *fetch
 		if err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
+		s.c.Log.Debug("website: rendering", "export", e.Dir())
 		if err := s.renderer.RenderTree(w, site, t, own); err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
+		s.c.Log.Debug("website: rendered", "export", e.Dir())
 		s.mu.Lock()
 		s.early[e.Key()] = true
 		s.mu.Unlock()
@@ -295,9 +297,11 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 			s.renderer.Reuse(t)
 			continue
 		}
+		s.c.Log.Debug("website: rendering", "export", e.Dir())
 		if err := s.renderer.RenderTree(w, site, t, s.outlines); err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
+		s.c.Log.Debug("website: rendered", "export", e.Dir())
 	}
 	if err := s.renderer.RenderSite(w, site); err != nil {
 		return fmt.Errorf("website: %w", err)

@@ -131,9 +131,11 @@ type exportFlags struct {
 	formats  string
 	paper    string
 	mdLayout string
-	pub      publishFlags
-	sched    scheduleFlags
-	progress string
+	// pdfTimeout bounds the printing of one handbook (--pdf-timeout).
+	pdfTimeout time.Duration
+	pub        publishFlags
+	sched      scheduleFlags
+	progress   string
 }
 
 func newExportCommand(g *globals) *cobra.Command {
@@ -148,7 +150,8 @@ atomically: a failed run leaves the previous output as it was.
 
 Exit codes: 0 all exported; 1 failed, previous output untouched; 2 usage or
 configuration error; 3 partial: some exports failed and kept their previous
-version, the rest were written.`,
+version, the rest were written; 130 (Ctrl-C) or 143 (SIGTERM) interrupted,
+previous output untouched.`,
 		Example: `  CURRICULUM_API_TOKEN=... curex export --base-url https://api.example.org --output site/
   curex export --base-url http://127.0.0.1:8080 --variants base,Texas --locales en,es`,
 		Args: noArgs,
@@ -184,6 +187,10 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if c.MaxTreeNodes < 1 {
 		return usageErr(fmt.Errorf("--max-tree-nodes %d: want 1 or more", c.MaxTreeNodes))
 	}
+	if f.pdfTimeout <= 0 {
+		return usageErr(fmt.Errorf("--pdf-timeout %s: want a positive duration, such as 2m", f.pdfTimeout))
+	}
+	c.PDFTimeout = f.pdfTimeout
 	switch f.mdLayout {
 	case "default":
 	case "hugo":
@@ -215,6 +222,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
+	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it that export fails and keeps its previous PDF (exit 3)")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 

@@ -25,11 +25,12 @@ import (
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
-// TestMain lets the kill test run this test binary as the curex command:
-// with CUREX_TEST_AS_MAIN=1 it runs main's code on its arguments.
+// TestMain lets the kill and signal tests run this test binary as the
+// curex command: with CUREX_TEST_AS_MAIN=1 it runs main's code (signal
+// handling included) on its arguments.
 func TestMain(m *testing.M) {
 	if os.Getenv("CUREX_TEST_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

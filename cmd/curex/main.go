@@ -23,6 +23,10 @@ const (
 	exitFailed  = 1
 	exitUsage   = 2
 	exitPartial = 3
+	// exitSIGINT and exitSIGTERM are a run stopped by that signal: 128
+	// plus the signal's number, as a shell reports a process it killed.
+	exitSIGINT  = 130
+	exitSIGTERM = 143
 )
 
 // Set by the Makefile through -ldflags "-X main.version=... -X main.commit=...".
@@ -32,10 +36,54 @@ var (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// runMain is main without the exit: the command line run with Ctrl-C and
+// SIGTERM stopping it (see notifyContext).
+func runMain(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := notifyContext(context.Background())
+	defer stop()
+	return run(ctx, args, stdout, stderr)
+}
+
+// interrupted is the cause of a context a signal cancelled.
+type interrupted struct{ sig os.Signal }
+
+func (e *interrupted) Error() string { return "interrupted by " + e.sig.String() }
+
+// code is the exit code of a run the signal stopped.
+func (e *interrupted) code() int {
+	if e.sig == syscall.SIGTERM {
+		return exitSIGTERM
+	}
+	return exitSIGINT
+}
+
+// notifyContext returns a context that the first SIGINT or SIGTERM
+// cancels with an *interrupted cause naming it, so that the exit code can
+// tell them apart. After that first signal the default handling comes
+// back: a second Ctrl-C ends the process at once (a run killed so leaves
+// the previous output too, and its staging folder, which the next run
+// removes). stop releases the handler.
+func notifyContext(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Stop(ch)
+			cancel(&interrupted{sig: sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // run executes the command line and returns the process exit code.
@@ -65,6 +113,13 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 	if errors.As(err, &pe) {
 		writeCrash(stderr, &g.secrets, pe.Value, pe.Stack)
 		return exitFailed
+	}
+	// A run a signal stopped: every stage checks the context, and the
+	// output folder is only replaced by a run that finished.
+	var in *interrupted
+	if errors.As(context.Cause(ctx), &in) {
+		fmt.Fprintln(stderr, "curex: interrupted; previous output untouched")
+		return in.code()
 	}
 	fmt.Fprintf(stderr, "curex: %v\n", err)
 	var ee *exitError

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,6 +54,8 @@ type Browser struct {
 	path        string
 	version     string
 	log         *slog.Logger
+	// home is the browser's HOME, a temporary folder Close removes.
+	home string
 
 	closeOnce sync.Once
 	closeErr  error
@@ -68,7 +71,10 @@ type Browser struct {
 // --disable-background-networking --disable-component-update --disable-sync.
 // The sandbox is always off: it does not start as root nor in most
 // containers and CI runners, and the browser only opens documents that curex
-// wrote itself.
+// wrote itself. Chromium does not inherit curex's environment: it gets
+// PATH, the locale (LANG, LANGUAGE, LC_*), TZ, TMPDIR and fontconfig's
+// variables, and a temporary HOME of its own, never the API token or
+// cloud credentials.
 func Launch(ctx context.Context, o Options) (*Browser, error) {
 	log := o.Log
 	if log == nil {
@@ -82,8 +88,16 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 		return nil, fmt.Errorf("launch %s: %w", path, err)
 	}
 	start := time.Now()
+	home, err := os.MkdirTemp("", "curex-chromium-home-")
+	if err != nil {
+		return nil, fmt.Errorf("launch %s: %w", path, err)
+	}
 	flags := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
+		// Chromium gets none of curex's environment but what it needs:
+		// never the API token, nor cloud credentials (see browserEnv).
+		chromedp.NoInheritEnv,
+		chromedp.Env(browserEnv(os.Environ(), home)...),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -119,6 +133,7 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	if err != nil {
 		cancel()
 		cancelAlloc()
+		_ = os.RemoveAll(home)
 		return nil, fmt.Errorf("launch %s: %w", path, err)
 	}
 	var version string
@@ -130,10 +145,35 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 	if err != nil {
 		cancel()
 		cancelAlloc()
+		_ = os.RemoveAll(home)
 		return nil, fmt.Errorf("launch %s: version: %w", path, err)
 	}
 	log.Debug("chromium started", "path", path, "version", version, "took", time.Since(start).Round(time.Millisecond))
-	return &Browser{ctx: bctx, cancel: cancel, cancelAlloc: cancelAlloc, path: path, version: version, log: log}, nil
+	return &Browser{ctx: bctx, cancel: cancel, cancelAlloc: cancelAlloc, path: path, version: version, log: log, home: home}, nil
+}
+
+// browserEnvKeep are the variables of curex's environment Chromium gets
+// (with the LC_ ones): what finds programs, fonts, the language and the
+// time zone. Everything else stays out, whatever its name: the API token
+// (CURRICULUM_API_TOKEN), CUREX_*, cloud credentials (AWS_*, AZURE_*,
+// GOOGLE_*), proxies with passwords in them.
+var browserEnvKeep = map[string]bool{
+	"PATH": true, "LANG": true, "LANGUAGE": true, "TZ": true,
+	"FONTCONFIG_FILE": true, "FONTCONFIG_PATH": true, "TMPDIR": true,
+}
+
+// browserEnv is Chromium's whole environment: the variables of environ
+// (NAME=value) that browserEnvKeep names or that start with LC_, and HOME
+// set to home, a folder of its own.
+func browserEnv(environ []string, home string) []string {
+	var env []string
+	for _, kv := range environ {
+		name, _, ok := strings.Cut(kv, "=")
+		if ok && (browserEnvKeep[name] || strings.HasPrefix(name, "LC_")) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+home)
 }
 
 // Find returns the browser program Launch would start with
@@ -180,6 +220,7 @@ func (b *Browser) Close() error {
 		err := chromedp.Cancel(ctx) // graceful Browser.close, then wait
 		b.cancel()
 		b.cancelAlloc() // waits until the profile folder is removed
+		_ = os.RemoveAll(b.home)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			b.closeErr = fmt.Errorf("close %s: %w", b.path, err)
 		}

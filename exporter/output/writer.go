@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -49,6 +50,10 @@ type Writer struct {
 	done      bool
 
 	hook func(step string) // tests: called at each point of the swap
+
+	// ctx ends the run: once it is done, Write, CarryOver and Commit fail
+	// with its error (see BeginContext).
+	ctx context.Context
 }
 
 // fileSum is a file's size and SHA-256.
@@ -73,6 +78,15 @@ func sumOf(f ManifestFile) (fileSum, bool) {
 // Begin prepares a run writing to root: it removes staging folders that
 // earlier, interrupted runs left beside root, and creates a new one.
 func Begin(fsys afero.Fs, root string) (*Writer, error) {
+	return BeginContext(context.Background(), fsys, root)
+}
+
+// BeginContext is Begin for a run that ctx can stop: once ctx is done,
+// every Write, CarryOver and Commit fails with ctx's error, so that every
+// stage writing through w (each page of the website, each file of a
+// bundle) stops at its next file, and the output folder is never
+// replaced. The caller then calls Abort, as after any failure.
+func BeginContext(ctx context.Context, fsys afero.Fs, root string) (*Writer, error) {
 	root = filepath.Clean(root)
 	parent, base := filepath.Dir(root), filepath.Base(root)
 	if err := fsys.MkdirAll(parent, 0o755); err != nil {
@@ -100,7 +114,7 @@ func Begin(fsys afero.Fs, root string) (*Writer, error) {
 	if err := fsys.MkdirAll(staging, 0o755); err != nil {
 		return nil, fmt.Errorf("create staging folder: %w", err)
 	}
-	w := &Writer{fs: fsys, root: root, staging: staging, files: map[string]fileSum{}, old: map[string]fileSum{}}
+	w := &Writer{fs: fsys, root: root, staging: staging, files: map[string]fileSum{}, old: map[string]fileSum{}, ctx: ctx}
 	w.prev = w.readPrevious()
 	if w.prev != nil {
 		for _, f := range w.prev.Files {
@@ -205,6 +219,9 @@ func CheckPath(rel string) error {
 
 // Write stores data at rel (forward slashes, relative to the output root).
 func (w *Writer) Write(rel string, data []byte) error {
+	if err := w.ctx.Err(); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
 	if err := CheckPath(rel); err != nil {
 		return err
 	}
@@ -312,6 +329,9 @@ func (w *Writer) Counts() (written, unchanged int) {
 // into the new one, for an export this run could not refresh. It reports
 // whether anything was there to copy.
 func (w *Writer) CarryOver(dir string) (bool, error) {
+	if err := w.ctx.Err(); err != nil {
+		return false, fmt.Errorf("carry over %s: %w", dir, err)
+	}
 	if err := CheckPath(dir); err != nil {
 		return false, err
 	}
@@ -324,9 +344,13 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 		if err != nil {
 			return err
 		}
+		if err := w.ctx.Err(); err != nil {
+			return fmt.Errorf("carry over %s: %w", dir, err) // a folder can hold thousands of files
+		}
 		if info.IsDir() {
 			return nil
 		}
+		w.step("carry")
 		rel, err := filepath.Rel(w.root, p)
 		if err != nil {
 			return err
@@ -408,6 +432,10 @@ func (w *Writer) Commit(m *Manifest) error {
 	}
 	if err := w.keepHidden(); err != nil {
 		return err
+	}
+	// The last moment a stopped run can leave the output as it was.
+	if err := w.ctx.Err(); err != nil {
+		return fmt.Errorf("commit: %w", err)
 	}
 	old, err := w.swap()
 	if err != nil {

@@ -29,7 +29,6 @@ func TestAzblobWithoutAccount(t *testing.T) {
 	clearAzureEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	start := time.Now()
 	_, err := Publish(ctx, writeSite(t, defaultSpec().files()), "azblob://site/www?domain=blob.core.windows.net", Options{})
 	if !errors.Is(err, ErrNoCredentials) {
 		t.Fatalf("err %v, want ErrNoCredentials", err)
@@ -40,9 +39,10 @@ func TestAzblobWithoutAccount(t *testing.T) {
 			t.Errorf("error %q does not mention %s", err, words)
 		}
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("took %v", d)
-	}
+	// No bound on the time it took: a loaded machine makes any bound
+	// flaky. "Before any request" is the error itself: a request would
+	// have failed otherwise (no such host, or the context's deadline, a
+	// safety net only).
 }
 
 // TestAzblobURLReachesTheNamedEndpoint publishes to an azblob:// URL whose

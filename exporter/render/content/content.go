@@ -24,6 +24,7 @@ import (
 type Renderer struct {
 	md     goldmark.Markdown
 	chroma *chromahtml.Formatter
+	hl     *highlighter
 }
 
 // New returns a Renderer configured for curex: GFM, footnotes, typographer,
@@ -31,6 +32,7 @@ type Renderer struct {
 // link-scheme allowlist.
 func New() *Renderer {
 	r := &Renderer{
+		hl: newHighlighter(),
 		chroma: chromahtml.New(
 			chromahtml.WithClasses(true),
 			chromahtml.WithPreWrapper(nopPreWrapper{}),

@@ -5,7 +5,13 @@
 // task lists and autolinks, footnotes, typographic punctuation, CJK line
 // breaks). Fenced code is highlighted by chroma with CSS classes only;
 // StyleCSS returns the matching stylesheet (chroma's "github" style, and
-// "github-dark" under prefers-color-scheme: dark).
+// "github-dark" under prefers-color-scheme: dark). Highlighting gives the
+// same bytes whatever the machine's load: curex's own copies of chroma's
+// lexers never give up on a match after chroma's 250 ms, and a block
+// whose highlighting takes longer than HighlightTimeout fails its page
+// (ErrHighlightTimeout) instead of coming out different. Blocks over 64
+// KiB or with a line over 2,000 bytes, and blocks a lexer loops on, are
+// shown plain (see highlight.go).
 //
 // Everything the API sends is treated as hostile:
 //

@@ -2,11 +2,11 @@ package content
 
 import (
 	"bytes"
-	"slices"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
@@ -206,11 +206,18 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 		line := n.Lines().At(i)
 		code = append(code, line.Value(source)...)
 	}
-	if lang != "" && len(code) <= maxHighlight {
-		if lexer := lexers.Get(lang); lexer != nil {
-			if it, err := tokenise(chroma.Coalesce(lexer), string(code)); err == nil {
+	if lang != "" && highlightable(code) {
+		if lexer := s.r.hl.lexer(lang); lexer != nil {
+			tokens, err := s.r.hl.tokenise(chroma.Coalesce(lexer), string(code))
+			switch {
+			case errors.Is(err, errLoop):
+				// A lexer that loops on this block (the same on any
+				// machine): the block is shown plain.
+			case err != nil:
+				return ast.WalkStop, fmt.Errorf("%s code block: %w", lang, err)
+			default:
 				var out bytes.Buffer
-				if err := s.r.chroma.Format(&out, styles.Get(lightStyle), it); err == nil {
+				if err := s.r.chroma.Format(&out, styles.Get(lightStyle), chroma.Literator(tokens...)); err == nil {
 					_, _ = w.WriteString(`<pre class="chroma"><code class="language-` + lang + `" data-lang="` + lang + `">`)
 					_, _ = w.Write(out.Bytes())
 					_, _ = w.WriteString("</code></pre>\n")
@@ -268,23 +275,17 @@ func inlineText(b *strings.Builder, source []byte, n ast.Node) {
 	})
 }
 
-// tokenise runs the lexer, again when the result holds error tokens. Chroma
-// gives every regular-expression match 250 ms of wall-clock time and
-// reports a timed-out match as an error token, so on a loaded machine the
-// same code could highlight differently from run to run. Another pass
-// settles it; code with real syntax errors costs five passes and keeps its
-// error tokens.
-func tokenise(lexer chroma.Lexer, code string) (chroma.Iterator, error) {
-	var tokens []chroma.Token
-	for range 5 {
-		it, err := lexer.Tokenise(nil, code)
-		if err != nil {
-			return nil, err
-		}
-		tokens = it.Tokens()
-		if !slices.ContainsFunc(tokens, func(t chroma.Token) bool { return t.Type == chroma.Error }) {
-			break
+// highlightable reports whether code is within the bounds of what is
+// highlighted (see highlight.go): at most maxHighlight bytes, no line over
+// maxHighlightLine.
+func highlightable(code []byte) bool {
+	if len(code) > maxHighlight {
+		return false
+	}
+	for line := range bytes.Lines(code) {
+		if len(line) > maxHighlightLine {
+			return false
 		}
 	}
-	return chroma.Literator(tokens...), nil
+	return true
 }

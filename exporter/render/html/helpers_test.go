@@ -148,9 +148,8 @@ func (f *fixture) render(tb testing.TB, o Options) *memWriter {
 		tb.Fatal(err)
 	}
 	w := newMemWriter()
-	// As many workers as processors: chroma gives up on a regular
-	// expression after 250 ms of wall-clock time, which goroutines queued
-	// behind many others can reach under -race.
+	// As many workers as processors, as an export renders (the bytes no
+	// longer depend on the load: see content.HighlightTimeout).
 	var wg sync.WaitGroup
 	errs := make([]error, len(f.trees))
 	next := make(chan int)

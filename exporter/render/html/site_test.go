@@ -330,10 +330,11 @@ func TestDraftsWithIncludeUnpublished(t *testing.T) {
 	}
 }
 
-// TestDeterministic does not run in parallel with the other tests: chroma
-// gives up on a regular expression match after 250 ms and then marks the
-// text as an error token, which a loaded machine (-race, parallel tests)
-// can reach, and which would make two renders differ.
+// TestDeterministic renders the site twice and compares the bytes. It
+// once had to run alone: chroma gave up on a regular expression match
+// after 250 ms of wall-clock time, which a loaded machine reached; curex's
+// lexers no longer do (content.HighlightTimeout), so the load cannot make
+// two renders differ.
 func TestDeterministic(t *testing.T) {
 	f, a := rendered(t)
 	b := f.render(t, Options{})
