@@ -929,6 +929,28 @@ func faultRows() []faultRow {
 			},
 		},
 		{
+			// A value no repair covers and a format refuses (the JSON
+			// bundle's schema wants a language tag): the curriculum's
+			// exports fail, each alone, and nothing of them is written.
+			name: "a primary locale that is no language tag, refused by the JSON bundle",
+			arrange: func(e *matrixEnv) {
+				e.rewrite(func(r *http.Request) bool { return r.URL.Path == "/api/v1/curricula/101/locales" }, func(body map[string]any) {
+					body["meta"].(map[string]any)["primary_locale"] = "english!!"
+				})
+			},
+			exit: exitPartial, msg: `primary locale "english!!" is not a language tag`,
+			check: func(t *testing.T, r *matrixResult) {
+				for _, fl := range r.sum.Failures {
+					if fl.Export.CurriculumID != "101" || !fl.Kept {
+						t.Errorf("failed %s (kept %v): want only Algebra 1's exports failed, their previous files kept", fl.Export.Dir(), fl.Kept)
+					}
+				}
+				if len(r.sum.Failures) == 0 || r.sum.Written == 0 {
+					t.Errorf("%d failed, %d written; want Algebra 1's exports failed and the others written", len(r.sum.Failures), r.sum.Written)
+				}
+			},
+		},
+		{
 			name: "cycle through /content_nodes children",
 			arrange: func(e *matrixEnv) {
 				e.rewrite(func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v1/content_nodes/") }, func(body map[string]any) {

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -129,46 +130,106 @@ func sourceDateEpoch() (time.Time, error) {
 // has reports whether format was selected.
 func (c *Config) has(format string) bool { return slices.Contains(c.Formats, format) }
 
+// RenderError is a tree that one of the formats refused (a value its
+// renderer cannot write). Nothing of the tree reaches the output: its
+// export fails alone and keeps its previous version, as a tree the API
+// could not give does, and the run goes on (exit 3).
+type RenderError struct {
+	// Export is the tree's export.
+	Export model.Export
+	// Err says which format refused it, and why.
+	Err error
+}
+
+func (e *RenderError) Error() string { return e.Err.Error() }
+
+func (e *RenderError) Unwrap() error { return e.Err }
+
+// pendingFiles holds the files of one export until every format has
+// rendered it, so that a format that refuses the tree leaves none of its
+// files in the output. It is a markdown.Writer.
+type pendingFiles struct {
+	files []pendingFile
+}
+
+type pendingFile struct {
+	rel  string
+	data []byte
+}
+
+// Write keeps a copy of data (a Writer must not keep the caller's bytes)
+// once rel passes output.CheckPath, so that a path the tree made unsafe is
+// the tree's failure, not the run's.
+func (p *pendingFiles) Write(rel string, data []byte) error {
+	if err := output.CheckPath(rel); err != nil {
+		return err
+	}
+	p.files = append(p.files, pendingFile{rel: rel, data: bytes.Clone(data)})
+	return nil
+}
+
+// flush writes the files kept, in the order they came.
+func (p *pendingFiles) flush(w *output.Writer) error {
+	for _, f := range p.files {
+		if err := w.Write(f.rel, f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // write renders t (already filtered) in the selected formats and fills
-// entry with their paths.
+// entry with their paths. A format that refuses the tree is a
+// *RenderError and nothing of the tree is written; any other error (the
+// output cannot be written) stops the run.
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+	pending := &pendingFiles{}
+	refused := func(err error) error { return &RenderError{Export: t.Export, Err: err} }
 	if f.c.has("json") {
 		data, err := jsonbundle.Encode(t)
 		if err != nil {
-			return fmt.Errorf("json bundle of %s: %w", t.Dir(), err)
+			return refused(fmt.Errorf("json bundle of %s: %w", t.Dir(), err))
 		}
 		entry.JSON = "bundles/" + t.Dir() + "/tree.json"
-		if err := w.Write(entry.JSON, data); err != nil {
-			return err
+		if err := pending.Write(entry.JSON, data); err != nil {
+			return refused(err)
 		}
 	}
 	if f.c.has("markdown") {
-		e, err := markdown.Write(w, t, markdown.Options{Generator: f.c.Generator, Hugo: f.c.MarkdownHugo})
+		e, err := markdown.Write(pending, t, markdown.Options{Generator: f.c.Generator, Hugo: f.c.MarkdownHugo})
 		if err != nil {
-			return err // names the bundle
+			return refused(err) // names the bundle
 		}
 		entry.Markdown = e.Dir
 	}
-	if f.handbook == nil {
-		return nil
+	var info handbook.Info
+	if f.handbook != nil {
+		info = f.info(t)
 	}
-	info := f.info(t)
 	if f.c.has("handbook") {
 		data, err := f.handbook.Render(t, info)
 		if err != nil {
-			return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
+			return refused(fmt.Errorf("handbook of %s: %w", t.Dir(), err))
 		}
 		entry.Handbook = t.Dir() + "/handbook.html"
-		if err := w.Write(entry.Handbook, data); err != nil {
-			return err
+		if err := pending.Write(entry.Handbook, data); err != nil {
+			return refused(err)
 		}
 	}
+	var printable []byte // the handbook Chromium prints
 	if f.c.has("pdf") {
 		info.PDF, info.SiteHome = true, ""
 		data, err := f.handbook.Render(t, info)
 		if err != nil {
-			return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
+			return refused(fmt.Errorf("handbook of %s: %w", t.Dir(), err))
 		}
+		printable = data
+	}
+	if err := pending.flush(w); err != nil {
+		return err
+	}
+	if printable != nil {
+		data := printable
 		entry.PDF = t.Dir() + "/handbook.pdf"
 		e, dir, rel, o := t.Export, t.Dir(), entry.PDF, chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}
 		f.printing.Go(func() (err error) {

@@ -427,6 +427,11 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		gate.Acquire()
 		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
 		gate.Release()
+		if fl, ok := refusedTree(err); ok {
+			sum.Failures = append(sum.Failures, fl)
+			c.Progress.TreeDone(r, s.stats.Snapshot())
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -444,13 +449,19 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if c.offline && fetchErr == nil && len(sum.Failures) > 0 {
 		me := &MissingError{CacheDir: c.CacheDir}
 		for _, fl := range sum.Failures {
+			var refused *RenderError
+			if errors.As(fl.Err, &refused) {
+				continue // fails alone, as in an export
+			}
 			if !errors.Is(fl.Err, ErrNotCached) {
 				return nil, fmt.Errorf("build %s: %w", fl.Export.Dir(), fl.Err)
 			}
 			me.Missing = append(me.Missing, fl.Export.Dir())
 		}
-		slices.Sort(me.Missing)
-		return nil, me
+		if len(me.Missing) > 0 {
+			slices.Sort(me.Missing)
+			return nil, me
+		}
 	}
 	switch {
 	case fetchErr == nil:
@@ -505,6 +516,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
 		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
+		if fl, ok := refusedTree(err); ok {
+			sum.Failures = append(sum.Failures, fl)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -586,6 +601,17 @@ func writeExport(ctx context.Context, w *output.Writer, c *Config, f *treeFormat
 		return entry, err
 	}
 	return entry, log.record(w, t, &entry)
+}
+
+// refusedTree returns the failure of an export whose tree a format
+// refused (a *RenderError from writeExport), which fails that export
+// alone.
+func refusedTree(err error) (Failure, bool) {
+	var re *RenderError
+	if !errors.As(err, &re) {
+		return Failure{}, false
+	}
+	return Failure{Export: re.Export, Err: re}, true
 }
 
 func manifestEntry(e model.Export, chain []string, etag string, nodes int) output.ManifestExport {
