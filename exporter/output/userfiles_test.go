@@ -484,3 +484,31 @@ func fileSumOf(fsys afero.Fs, path string) (fileSum, error) {
 	h.Sum(s.sum[:0])
 	return s, nil
 }
+
+// FuzzParseOwnManifest: any bytes found as manifest.json are parsed
+// without a panic, and what is accepted lists only safe paths and
+// encodes back to a manifest accepted again.
+func FuzzParseOwnManifest(f *testing.F) {
+	f.Add([]byte(`{"generator":"curex 0.1.0","exports":[],"files":[{"path":"index.html","size":2,"sha256":"` + strings.Repeat("0", 64) + `"}]}`))
+	f.Add([]byte(`{"name":"App","start_url":"/","icons":[]}`))
+	f.Add([]byte(`{"generator":"curex","exports":null,"files":[{"path":"../x","size":1,"sha256":"00"}]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseOwnManifest(data)
+		if err != nil {
+			return
+		}
+		for _, mf := range m.Files {
+			if CheckPath(mf.Path) != nil {
+				t.Fatalf("accepted unsafe path %q", mf.Path)
+			}
+		}
+		b, err := m.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseOwnManifest(b); err != nil {
+			t.Fatalf("re-encoded manifest refused: %v", err)
+		}
+	})
+}

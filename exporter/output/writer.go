@@ -38,8 +38,8 @@ type Writer struct {
 	old    map[string]fileSum // its files by path
 	reader *previous          // reads the current output, never through a link
 	inside bool               // the staging folder is inside the output folder (see inside.go)
-	dirs sync.Map           // folders made in the staging folder (some)
-	ndir atomic.Int64       // entries in dirs
+	dirs   sync.Map           // folders made in the staging folder (some)
+	ndir   atomic.Int64       // entries in dirs
 
 	mu sync.Mutex
 	// files are this run's files by path: what the manifest lists. A
