@@ -158,3 +158,27 @@ func TestOutputLinkKept(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoRefusesAHomeFolder: `curex demo --output ~` exits 2 and leaves
+// the folder as it was, like export.
+func TestDemoRefusesAHomeFolder(t *testing.T) {
+	t.Setenv("CUREX_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := listing(t, home)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "--output", home}, &stdout, &stderr); code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), ".ssh") {
+		t.Errorf("stderr %q does not name .ssh", stderr.String())
+	}
+	if after := listing(t, home); after != before {
+		t.Errorf("the folder changed:\n%s\nwas\n%s", after, before)
+	}
+}
