@@ -20,7 +20,7 @@ import (
 //     folders' names (written to a temporary name, then renamed);
 //  2. aside: manifest.json first, then every visible entry of the output
 //     moves into .curex-old-<time>; hidden entries (the user's .git,
-//     .well-known) never move;
+//     .well-known) and lost+found never move;
 //  3. the journal is rewritten to "in";
 //  4. in: every entry of the staging folder moves into the output,
 //     manifest.json last;
@@ -62,7 +62,7 @@ func (w *Writer) swapInside() (string, error) {
 		return "", err
 	}
 	for _, e := range entries {
-		if n := e.Name(); n != ManifestName && !strings.HasPrefix(n, ".") {
+		if n := e.Name(); n != ManifestName && n != lostFound && !strings.HasPrefix(n, ".") {
 			if err := moveEntry(w.fs, w.root, old, n); err != nil {
 				return "", err
 			}

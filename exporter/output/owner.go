@@ -29,6 +29,11 @@ var ErrNotOutput = errors.New("not a curex output folder")
 // configuration folder, refused.
 var publishingEntries = []string{".git", ".gitattributes", ".github", ".gitignore", ".gitkeep", ".nojekyll", ".well-known"}
 
+// lostFound is the folder some file systems keep at their top. At the top
+// of an output folder that is a mount point it is the file system's, not
+// the user's nor curex's: never counted, never moved.
+const lostFound = "lost+found"
+
 // curexEntry reports whether the top-level name is curex's own working
 // entry inside an output folder (a staging folder inside it; see inside.go).
 func curexEntry(name string) bool { return strings.HasPrefix(name, ".curex-") }
@@ -56,11 +61,12 @@ func checkReplaceable(fsys afero.Fs, p *previous, root string) (*Manifest, error
 	}
 	var visible, hidden []string
 	var manifest fs.FileInfo
+	mount := isOS(fsys) && !sameDevice(filepath.Dir(root), root)
 	for _, e := range entries {
 		switch n := e.Name(); {
 		case n == ManifestName:
 			manifest = e
-		case curexEntry(n):
+		case curexEntry(n), mount && n == lostFound:
 		case strings.HasPrefix(n, "."):
 			hidden = append(hidden, n)
 		default:

@@ -366,6 +366,17 @@ func TestOutputThatIsALink(t *testing.T) {
 			t.Fatalf("the link's target holds %s", got)
 		}
 	}
+	// A link that leads nowhere is refused at Begin, naming it.
+	dangling := filepath.Join(dir, "gone")
+	if err := os.Symlink(filepath.Join(dir, "missing"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := Begin(afero.NewOsFs(), dangling); err == nil || !strings.Contains(err.Error(), dangling) {
+		if w != nil {
+			_ = w.Abort()
+		}
+		t.Fatalf("Begin on a dangling link: %v", err)
+	}
 }
 
 // TestStagesInsideWhenTheParentIsReadOnly: an output folder whose parent
@@ -511,4 +522,39 @@ func FuzzParseOwnManifest(f *testing.F) {
 			t.Fatalf("re-encoded manifest refused: %v", err)
 		}
 	})
+}
+
+// TestStagesInsideAMountPoint mounts a tmpfs as the output folder (a
+// mounted /srv/www: it cannot be renamed, and a staging folder beside it is
+// on another file system): the export is staged inside it, the file
+// system's lost+found and the user's hidden entries stay. It needs the
+// right to mount (root in CI); elsewhere it is skipped.
+func TestStagesInsideAMountPoint(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "srv", "www")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := mount(root); err != nil {
+		t.Skipf("cannot mount a tmpfs here (%v); TestStagesInsideWhenTheParentIsReadOnly covers the decision", err)
+	}
+	t.Cleanup(func() { _ = unmount(root) })
+	mkfiles(t, root, "lost+found/ .gitkeep=")
+	for _, body := range []string{"v1", "v2"} {
+		w, err := Begin(afero.NewOsFs(), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Dir(w.staging) != root {
+			t.Fatalf("staging at %s, want inside the mount point %s", w.staging, root)
+		}
+		if err := w.Write("index.html", []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := snapshot(t, root); !strings.HasPrefix(got, ".gitkeep= index.html=v2 lost+found/ manifest.json=") {
+		t.Fatalf("after two exports: %s", got)
+	}
 }
