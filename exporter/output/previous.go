@@ -8,6 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 
 	"github.com/spf13/afero"
 )
@@ -120,10 +123,17 @@ func (p *previous) readFile(rel string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
+// opener opens a file found by walk, never through a link.
+type opener func() (afero.File, fs.FileInfo, error)
+
 // walk calls fn with every regular file under the folder dir (slash
-// path), itself a real folder reached through real folders. Links and
-// anything else that is not a file or a folder are left out.
-func (p *previous) walk(dir string, fn func(rel string, info fs.FileInfo) error) error {
+// path), itself a real folder reached through real folders, and a
+// function that opens it. Links and anything else that is not a file or a
+// folder are left out; folders are entered, never followed. On the OS
+// file system each folder is opened as an os.Root of its own, so a file
+// is opened with one openat(2) in its folder (O_NOFOLLOW) rather than a
+// walk from the output's root: an export carries thousands of files.
+func (p *previous) walk(dir string, fn func(rel string, open opener) error) error {
 	info, err := p.lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotCurexFile) {
 		return nil
@@ -133,27 +143,67 @@ func (p *previous) walk(dir string, fn func(rel string, info fs.FileInfo) error)
 	}
 	if !info.IsDir() {
 		if info.Mode().IsRegular() {
-			return fn(dir, info)
+			return fn(dir, func() (afero.File, fs.FileInfo, error) { return p.open(dir) })
 		}
 		return nil
 	}
-	var fsys fs.FS
-	if p.root != nil {
-		fsys = p.root.FS()
-	} else {
-		fsys = afero.NewIOFS(afero.NewBasePathFs(p.fs, p.dir))
+	if p.root == nil {
+		fsys := afero.NewIOFS(afero.NewBasePathFs(p.fs, p.dir))
+		return fs.WalkDir(fsys, dir, func(rel string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			return fn(rel, func() (afero.File, fs.FileInfo, error) { return p.open(rel) })
+		})
 	}
-	return fs.WalkDir(fsys, dir, func(rel string, d fs.DirEntry, err error) error {
+	r, err := p.root.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	return walkRoot(r, dir, fn)
+}
+
+// walkRoot walks the folder r (at rel) for walk, and closes it.
+func walkRoot(r *os.Root, rel string, fn func(rel string, open opener) error) error {
+	defer r.Close()
+	d, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	entries, err := d.ReadDir(-1)
+	_ = d.Close()
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, e := range entries {
+		name, child := e.Name(), rel+"/"+e.Name()
+		switch {
+		case e.Type().IsRegular():
+			err = fn(child, func() (afero.File, fs.FileInfo, error) { return openIn(r, name) })
+		case e.Type().IsDir():
+			var sub *os.Root
+			if sub, err = r.OpenRoot(name); err == nil {
+				err = walkRoot(sub, child, fn)
+			}
+		}
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() {
-			return nil // folders are walked, never followed; the rest skipped
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return fn(rel, info)
-	})
+	}
+	return nil
+}
+
+// openIn opens the regular file name of the folder r.
+func openIn(r *os.Root, name string) (afero.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", name, errNotCurexFile)
+	}
+	return f, info, nil
 }

@@ -49,7 +49,8 @@ type Writer struct {
 	written   int
 	unchanged int
 	done      bool
-	counts    map[string]int // files of old by folder, for Intact (made on first use)
+	counts    map[string]int         // files of old by folder, for Intact (made on first use)
+	checked   map[string]fs.FileInfo // files Intact found as listed, for CarryOver
 
 	hook func(step string) // tests: called at each point of the swap
 }
@@ -140,7 +141,7 @@ func begin(fsys afero.Fs, root string, opts beginOptions) (*Writer, error) {
 		reader.close()
 		return nil, err
 	}
-	w := &Writer{fs: fsys, root: root, staging: staging, inside: inside, reader: reader, files: map[string]fileSum{}, old: map[string]fileSum{}}
+	w := &Writer{fs: fsys, root: root, staging: staging, inside: inside, reader: reader, files: map[string]fileSum{}, old: map[string]fileSum{}, checked: map[string]fs.FileInfo{}}
 	w.prev = prev
 	if w.prev != nil {
 		for _, f := range w.prev.Files {
@@ -435,12 +436,12 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 		return false, err
 	}
 	found := false
-	err := w.reader.walk(dir, func(rel string, _ fs.FileInfo) error {
+	err := w.reader.walk(dir, func(rel string, open opener) error {
 		if rel == ManifestName || CheckPath(rel) != nil {
 			return nil
 		}
 		found = true
-		return w.carry(rel)
+		return w.carry(rel, open)
 	})
 	if err != nil {
 		return found, fmt.Errorf("carry over %s: %w", dir, err)
@@ -448,9 +449,31 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 	return found, nil
 }
 
-// carry carries the current output's file rel over.
-func (w *Writer) carry(rel string) error {
-	f, info, err := w.reader.open(rel)
+// carry carries the current output's file rel over. A file Intact
+// checked is linked without being read again.
+func (w *Writer) carry(rel string, open opener) error {
+	full := filepath.Join(w.staging, filepath.FromSlash(rel))
+	if err := w.mkdir(filepath.Dir(full)); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	checked, ok := w.checked[rel]
+	delete(w.checked, rel)
+	w.mu.Unlock()
+	if ok {
+		kept, err := w.keep(rel, full, checked, nil)
+		if err != nil {
+			return err
+		}
+		if kept {
+			w.mu.Lock()
+			w.files[rel] = w.old[rel]
+			w.unchanged++
+			w.mu.Unlock()
+			return nil
+		}
+	}
+	f, info, err := open()
 	if errors.Is(err, errNotCurexFile) {
 		return nil
 	}
@@ -463,10 +486,6 @@ func (w *Writer) carry(rel string) error {
 		return err
 	}
 	s := fileSum{size: int64(len(data)), sum: sha256.Sum256(data)}
-	full := filepath.Join(w.staging, filepath.FromSlash(rel))
-	if err := w.mkdir(filepath.Dir(full)); err != nil {
-		return err
-	}
 	kept := false
 	if prev, ok := w.old[rel]; ok && prev == s {
 		if kept, err = w.keep(rel, full, info, data); err != nil {
@@ -511,14 +530,15 @@ func (w *Writer) Intact(dir string) (bool, error) {
 	w.mu.Unlock()
 	n := 0
 	intact := true
-	err := w.reader.walk(dir, func(rel string, _ fs.FileInfo) error {
+	checked := map[string]fs.FileInfo{}
+	err := w.reader.walk(dir, func(rel string, open opener) error {
 		n++
 		prev, ok := w.old[rel]
 		if !ok {
 			intact = false
 			return fs.SkipAll
 		}
-		f, _, err := w.reader.open(rel)
+		f, info, err := open()
 		if err != nil {
 			intact = false
 			return fs.SkipAll
@@ -528,12 +548,23 @@ func (w *Writer) Intact(dir string) (bool, error) {
 			intact = false
 			return fs.SkipAll
 		}
+		checked[rel] = info
 		return nil
 	})
+	if errors.Is(err, fs.SkipAll) {
+		err = nil
+	}
 	if err != nil {
 		return false, fmt.Errorf("check %s: %w", dir, err)
 	}
-	return intact && n == want, nil
+	if !intact || n != want {
+		return false, nil
+	}
+	// CarryOver links these files without reading them again.
+	w.mu.Lock()
+	maps.Copy(w.checked, checked)
+	w.mu.Unlock()
+	return true, nil
 }
 
 // Previous returns the manifest of the current output as Begin found it,
