@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
+	"sync"
 
 	"github.com/spf13/afero"
 )
@@ -36,6 +36,7 @@ type previous struct {
 	fs   afero.Fs
 	dir  string
 	root *os.Root // the OS file system with the folder there; else nil
+	dirs sync.Map // folders (slash paths) found real by lstat
 }
 
 // openPrevious opens the output folder dir for reading; a missing folder
@@ -76,12 +77,20 @@ func (p *previous) lstat(rel string) (fs.FileInfo, error) {
 		return p.fs.Stat(filepath.Join(p.dir, filepath.FromSlash(rel)))
 	}
 	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
+		if _, ok := p.dirs.Load(dir); ok {
+			break // and so are its parents
+		}
 		info, err := p.root.Lstat(dir)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
 			return nil, fmt.Errorf("%s: %w", dir, errNotCurexFile)
+		}
+	}
+	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
+		if _, loaded := p.dirs.LoadOrStore(dir, true); loaded {
+			break
 		}
 	}
 	return p.root.Lstat(rel)
@@ -196,7 +205,10 @@ func walkRoot(r *os.Root, rel string, fn func(rel string, open opener) error) er
 
 // openIn opens the regular file name of the folder r.
 func openIn(r *os.Root, name string) (afero.File, fs.FileInfo, error) {
-	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	// os.Root opens the last segment with O_NOFOLLOW (where the system
+	// has it); the entry was a regular file when listed, and is checked
+	// to be one once open.
+	f, err := r.OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, err
 	}

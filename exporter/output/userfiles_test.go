@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/spf13/afero"
@@ -88,13 +87,13 @@ func mkfiles(t *testing.T, dir, spec string) {
 	}
 }
 
-func inode(t *testing.T, p string) uint64 {
+func lstatT(t *testing.T, p string) os.FileInfo {
 	t.Helper()
 	info, err := os.Lstat(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return info.Sys().(*syscall.Stat_t).Ino
+	return info
 }
 
 // TestHiddenEntriesSurviveTheSwap exports twice into a GitHub Pages
@@ -109,7 +108,7 @@ func TestHiddenEntriesSurviveTheSwap(t *testing.T) {
 	hidden := strings.Fields(snapshot(t, root))
 	hidden = slices.DeleteFunc(hidden, func(s string) bool { return !strings.HasPrefix(s, ".") })
 	want := strings.Join(hidden, " ")
-	gitIno := inode(t, filepath.Join(root, ".git"))
+	git := lstatT(t, filepath.Join(root, ".git"))
 	for i, body := range []string{"v1", "v2"} {
 		run(t, root, map[string]string{"index.html": body}, true)
 		got := snapshot(t, root)
@@ -117,7 +116,7 @@ func TestHiddenEntriesSurviveTheSwap(t *testing.T) {
 			t.Fatalf("export %d: %s\nwant the hidden entries %s", i+1, got, want)
 		}
 	}
-	if inode(t, filepath.Join(root, ".git")) != gitIno {
+	if !os.SameFile(lstatT(t, filepath.Join(root, ".git")), git) {
 		t.Error(".git was copied, not moved")
 	}
 }
