@@ -557,3 +557,24 @@ func TestStagesInsideAMountPoint(t *testing.T) {
 		t.Fatalf("after two exports: %s", got)
 	}
 }
+
+// TestUnwritableOutputRefusedAtBegin: a new output folder whose parent
+// refuses the staging folder cannot be staged inside either: Begin fails,
+// naming it, before the run sends anything.
+func TestUnwritableOutputRefusedAtBegin(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "srv", "www")
+	if err := os.MkdirAll(filepath.Dir(root), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := begin(afero.NewOsFs(), root, beginOptions{besideRefused: true})
+	if err == nil {
+		_ = w.Abort()
+		t.Fatal("Begin accepted an output it cannot write")
+	}
+	if !strings.Contains(err.Error(), root) || !errors.Is(err, fs.ErrPermission) {
+		t.Fatalf("error %v: want one naming %s, wrapping the permission error", err, root)
+	}
+	if _, err := os.Stat(root); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Begin made %s: %v", root, err)
+	}
+}
