@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
@@ -51,7 +49,7 @@ func changesPath(e model.Export) string { return "bundles/" + e.Dir() + "/change
 
 // record writes t's changes.json (t as published) and keeps its history.
 func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
-	h := l.previous(t.Export)
+	h := l.previous(w, t.Export)
 	h.CurriculumID, h.CurriculumName, h.Variant, h.Locale = t.CurriculumID, t.CurriculumName, t.Variant, t.Locale
 	h.VariantChain = t.VariantChain
 	cur := changes.Of(t)
@@ -86,10 +84,10 @@ func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.Manife
 	return nil
 }
 
-// previous reads the export's changes.json from the previous output; a
-// missing or unreadable one starts a new history.
-func (l *changeLog) previous(e model.Export) *changes.History {
-	data, err := afero.ReadFile(l.c.Fs, filepath.Join(l.c.Output, filepath.FromSlash(changesPath(e))))
+// previous reads the export's changes.json from the previous output (never
+// through a link); a missing or unreadable one starts a new history.
+func (l *changeLog) previous(w *output.Writer, e model.Export) *changes.History {
+	data, err := w.ReadPrevious(changesPath(e))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			l.c.Log.Warn("changes: previous history unreadable, starting a new one", "export", e.Dir(), "err", err)

@@ -101,6 +101,28 @@ func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
 	return out
 }
 
+// checkIntact renders again every curriculum of same whose previous files
+// are not exactly as the previous manifest lists them (edited, removed,
+// replaced by a link): it sets same to false for it.
+func checkIntact(w *output.Writer, exports []model.Export, u *reuse, same map[string]bool) error {
+	for _, e := range exports {
+		if _, held := u.pending[e.Key()]; !held || !same[e.CurriculumID] {
+			continue
+		}
+		for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
+			ok, err := w.Intact(dir)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				same[e.CurriculumID] = false
+				break
+			}
+		}
+	}
+	return nil
+}
+
 // load rebuilds the full result of a held-back tree.
 func (u *reuse) load(p pendingTree) (fetch.Result, error) {
 	r := p.result

@@ -173,6 +173,9 @@ func (c *Config) check() error {
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
+	if c.Generator == "" {
+		c.Generator = "curex" // manifest.json must name curex to be replaced again
+	}
 	if c.Progress == nil {
 		c.Progress = nopProgress{}
 	}
@@ -315,6 +318,20 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
+	// The output folder is checked (curex's or empty, writable) and its
+	// staging folder made before the first request: a refused output
+	// costs no request and no wait. A cancelled run stops writing at the
+	// next file of any stage.
+	w, err := output.BeginContext(ctx, c.Fs, c.Output)
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = w.Abort()
+		}
+	}()
 	s, err := newSession(&c)
 	if err != nil {
 		return nil, err
@@ -338,17 +355,6 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
 
-	// A cancelled run stops writing at the next file of any stage.
-	w, err := output.BeginContext(ctx, c.Fs, c.Output)
-	if err != nil {
-		return nil, &ConfigError{err}
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			_ = w.Abort()
-		}
-	}()
 	prev := w.Previous()
 	entries := map[string]output.ManifestExport{}
 	done := map[string]bool{}
@@ -487,6 +493,9 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	// Trees held back as unchanged: carried over when their whole
 	// curriculum is unchanged, else rendered now.
 	same := unchanged.unchanged(plan)
+	if err := checkIntact(w, exports, unchanged, same); err != nil {
+		return nil, err
+	}
 	for _, e := range exports {
 		p, ok := unchanged.pending[e.Key()]
 		if !ok {

@@ -85,7 +85,7 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 		Progress: &exporter.Lines{W: g.stderr, Every: 10 * time.Second},
 	})
 	if err != nil {
-		return err
+		return runError(err) // a refused output folder is exit 2, as for export
 	}
 	printSummary(g, out, sum)
 	abs, err := filepath.Abs(out)

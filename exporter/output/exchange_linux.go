@@ -29,3 +29,14 @@ func exchange(a, b string) error {
 		return &os.LinkError{Op: "renameat2 exchange", Old: a, New: b, Err: err}
 	}
 }
+
+// sameDevice reports whether the folders a and b are on the same file
+// system (b is not a mount point below a); when either cannot be looked
+// at, it answers true and the ordinary errors come later.
+func sameDevice(a, b string) bool {
+	var sa, sb unix.Stat_t
+	if unix.Stat(a, &sa) != nil || unix.Stat(b, &sb) != nil {
+		return true
+	}
+	return sa.Dev == sb.Dev
+}

@@ -6,3 +6,6 @@ package output
 // folders here (renameat2 with RENAME_EXCHANGE), so Commit falls back to
 // two renames.
 func exchange(a, b string) error { return errNoExchange }
+
+// sameDevice reports true: only Linux looks for a mount point here.
+func sameDevice(a, b string) bool { return true }

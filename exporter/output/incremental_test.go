@@ -34,7 +34,7 @@ func TestUnchangedFilesKeepTheirTimes(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				if err := w.Commit(&Manifest{Generator: "test"}); err != nil {
+				if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
 					t.Fatal(err)
 				}
 				return w
@@ -94,7 +94,7 @@ func TestBeginRecoversAnInterruptedSwap(t *testing.T) {
 	if err := w.Write("index.html", []byte("v1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Commit(&Manifest{Generator: "test"}); err != nil {
+	if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
 		t.Fatal(err)
 	}
 	// The kill: the output moved aside, the new staging folder not yet in.

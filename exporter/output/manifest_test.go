@@ -58,7 +58,7 @@ func TestUnchangedManifestOnMemoryFS(t *testing.T) {
 		if err := w.Write("a/index.html", []byte("<p>a</p>")); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Commit(&Manifest{Generator: "test"}); err != nil {
+		if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
 			t.Fatal(err)
 		}
 		data, err := afero.ReadFile(fsys, "/out/"+ManifestName)

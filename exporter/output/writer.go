@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -35,10 +36,12 @@ type Writer struct {
 	root    string // the output folder
 	staging string
 
-	prev *Manifest          // the current output's manifest (its Files dropped), or nil
-	old  map[string]fileSum // its files by path
-	dirs sync.Map           // folders made in the staging folder (some)
-	ndir atomic.Int64       // entries in dirs
+	prev   *Manifest          // the current output's manifest (its Files dropped), or nil
+	old    map[string]fileSum // its files by path
+	reader *previous          // reads the current output, never through a link
+	inside bool               // the staging folder is inside the output folder (see inside.go)
+	dirs   sync.Map           // folders made in the staging folder (some)
+	ndir   atomic.Int64       // entries in dirs
 
 	mu sync.Mutex
 	// files are this run's files by path: what the manifest lists. A
@@ -48,6 +51,8 @@ type Writer struct {
 	written   int
 	unchanged int
 	done      bool
+	counts    map[string]int         // files of old by folder, for Intact (made on first use)
+	checked   map[string]fs.FileInfo // files Intact found as listed, for CarryOver
 
 	hook func(step string) // tests: called at each point of the swap
 
@@ -76,7 +81,13 @@ func sumOf(f ManifestFile) (fileSum, bool) {
 }
 
 // Begin prepares a run writing to root: it removes staging folders that
-// earlier, interrupted runs left beside root, and creates a new one.
+// earlier, interrupted runs left beside root (after putting back what
+// they held of the user's), checks that root is curex's output or holds
+// nothing of the user's (else the error wraps ErrNotOutput), and creates
+// a new staging folder. A root that is a symbolic link is resolved: its
+// target is replaced and the link kept. Begin sends no request: the
+// command calls it before the first one, so an output that cannot be
+// written or replaced is refused before any work is done.
 func Begin(fsys afero.Fs, root string) (*Writer, error) {
 	return BeginContext(context.Background(), fsys, root)
 }
@@ -87,7 +98,22 @@ func Begin(fsys afero.Fs, root string) (*Writer, error) {
 // bundle) stops at its next file, and the output folder is never
 // replaced. The caller then calls Abort, as after any failure.
 func BeginContext(ctx context.Context, fsys afero.Fs, root string) (*Writer, error) {
-	root = filepath.Clean(root)
+	return begin(ctx, fsys, root, beginOptions{})
+}
+
+// beginOptions are Begin's test hooks.
+type beginOptions struct {
+	// besideRefused makes the folder beside root refuse the staging
+	// folder, as a parent without write permission does: tests run as
+	// root, whom permission bits do not stop.
+	besideRefused bool
+}
+
+func begin(ctx context.Context, fsys afero.Fs, root string, opts beginOptions) (*Writer, error) {
+	root, err := resolveRoot(fsys, filepath.Clean(root))
+	if err != nil {
+		return nil, err
+	}
 	parent, base := filepath.Dir(root), filepath.Base(root)
 	if err := fsys.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("output %s: %w", root, err)
@@ -102,20 +128,36 @@ func BeginContext(ctx context.Context, fsys afero.Fs, root string) (*Writer, err
 	for _, e := range entries {
 		n := e.Name()
 		if strings.HasPrefix(n, base+stagingPrefix) || strings.HasPrefix(n, base+oldPrefix) {
-			if err := fsys.RemoveAll(filepath.Join(parent, n)); err != nil {
+			stale := filepath.Join(parent, n)
+			if strings.HasPrefix(n, base+stagingPrefix) {
+				if err := recoverHidden(fsys, stale, root); err != nil {
+					return nil, err
+				}
+			}
+			if err := fsys.RemoveAll(stale); err != nil {
 				return nil, fmt.Errorf("remove stale %s: %w", n, err)
 			}
 		}
 	}
-	if err := checkReplaceable(fsys, root); err != nil {
+	if err := recoverInside(fsys, root); err != nil {
 		return nil, err
 	}
-	staging := filepath.Join(parent, fmt.Sprintf("%s%s%d", base, stagingPrefix, time.Now().UnixNano()))
-	if err := fsys.MkdirAll(staging, 0o755); err != nil {
-		return nil, fmt.Errorf("create staging folder: %w", err)
+	reader, err := openPrevious(fsys, root)
+	if err != nil {
+		return nil, err
 	}
-	w := &Writer{fs: fsys, root: root, staging: staging, files: map[string]fileSum{}, old: map[string]fileSum{}, ctx: ctx}
-	w.prev = w.readPrevious()
+	prev, err := checkReplaceable(fsys, reader, root)
+	if err != nil {
+		reader.close()
+		return nil, err
+	}
+	staging, inside, err := makeStaging(fsys, root, opts)
+	if err != nil {
+		reader.close()
+		return nil, err
+	}
+	w := &Writer{fs: fsys, root: root, staging: staging, inside: inside, reader: reader, files: map[string]fileSum{}, old: map[string]fileSum{}, checked: map[string]fs.FileInfo{}, ctx: ctx}
+	w.prev = prev
 	if w.prev != nil {
 		for _, f := range w.prev.Files {
 			if s, ok := sumOf(f); ok {
@@ -125,6 +167,59 @@ func BeginContext(ctx context.Context, fsys afero.Fs, root string) (*Writer, err
 		w.prev.Files = nil // in old, smaller
 	}
 	return w, nil
+}
+
+// resolveRoot returns the folder a root that is a symbolic link names
+// (the link is kept; its target is what gets replaced), or root.
+func resolveRoot(fsys afero.Fs, root string) (string, error) {
+	if !isOS(fsys) {
+		return root, nil
+	}
+	info, err := os.Lstat(root)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return root, nil
+	}
+	target, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("output %s is a link that leads nowhere: %w", root, err)
+	}
+	return target, nil
+}
+
+// makeStaging creates the staging folder: beside root, so that the swap is
+// one exchange of folders; inside root when the folder beside it refuses
+// (a parent without write permission, such as /srv above a mounted
+// /srv/www) or is on another file system (root is a mount point, which
+// cannot be renamed).
+func makeStaging(fsys afero.Fs, root string, opts beginOptions) (string, bool, error) {
+	parent, base := filepath.Dir(root), filepath.Base(root)
+	name := fmt.Sprintf("%s%d", stagingPrefix, time.Now().UnixNano())
+	beside := filepath.Join(parent, base+name)
+	info, statErr := fsys.Stat(root)
+	exists := statErr == nil && info.IsDir()
+	var err error
+	if opts.besideRefused {
+		err = &fs.PathError{Op: "mkdir", Path: beside, Err: fs.ErrPermission}
+	} else {
+		err = fsys.Mkdir(beside, 0o755)
+	}
+	if err == nil && (!exists || !isOS(fsys) || sameDevice(parent, root)) {
+		return beside, false, nil
+	}
+	if err == nil {
+		_ = fsys.Remove(beside) // root is a mount point
+	}
+	if !exists {
+		return "", false, fmt.Errorf("output %s: cannot create a staging folder beside it: %w", root, err)
+	}
+	inside := filepath.Join(root, name)
+	if ierr := fsys.Mkdir(inside, 0o755); ierr != nil {
+		if err == nil {
+			err = ierr
+		}
+		return "", false, fmt.Errorf("output %s: cannot write beside it nor inside it: %w", root, err)
+	}
+	return inside, true, nil
 }
 
 // recoverSwap undoes the effect of a run killed in the middle of Commit's
@@ -151,41 +246,6 @@ func recoverSwap(fsys afero.Fs, parent, base string, entries []fs.FileInfo) erro
 	latest := filepath.Join(parent, olds[len(olds)-1])
 	if err := fsys.Rename(latest, root); err != nil {
 		return fmt.Errorf("output %s: put back the previous output from %s: %w", root, latest, err)
-	}
-	return nil
-}
-
-// ErrNotOutput is returned for an output folder that holds files but no
-// manifest.json: it was not made by curex, and curex will not replace it.
-var ErrNotOutput = errors.New("not a curex output folder")
-
-// checkReplaceable refuses to replace a folder that curex did not make:
-// one with visible files and no manifest. Hidden files alone (.gitkeep)
-// are fine; they are kept across runs.
-func checkReplaceable(fsys afero.Fs, root string) error {
-	info, err := fsys.Stat(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("output %s: %w", root, err)
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("output %s: %w: it is a file", root, ErrNotOutput)
-	}
-	entries, err := afero.ReadDir(fsys, root)
-	if err != nil {
-		return fmt.Errorf("output %s: %w", root, err)
-	}
-	for _, e := range entries {
-		if e.Name() == ManifestName {
-			return nil
-		}
-	}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") {
-			return fmt.Errorf("output %s holds %s but no %s: %w; choose an empty or new folder", root, e.Name(), ManifestName, ErrNotOutput)
-		}
 	}
 	return nil
 }
@@ -280,24 +340,54 @@ func (w *Writer) mkdir(dir string) error {
 }
 
 // reuse keeps the current output's file for f when its bytes are the same
-// (size and SHA-256 as the previous manifest lists them, and the same size
-// on disk): on the OS file system a hard link into the staging folder, so
-// nothing is written and the file keeps its modification time; elsewhere
-// the bytes are written and the old modification time is set.
+// (size and SHA-256 as the previous manifest lists them, and the bytes on
+// disk, read without following a link, equal to data): on the OS file
+// system a hard link into the staging folder, so nothing is written and
+// the file keeps its modification time; elsewhere the bytes are written
+// and the old modification time is set.
 func (w *Writer) reuse(rel string, f fileSum, full string, data []byte) (bool, error) {
 	if prev, ok := w.old[rel]; !ok || prev != f {
 		return false, nil
 	}
-	cur := filepath.Join(w.root, filepath.FromSlash(rel))
-	info, err := w.fs.Stat(cur)
-	if err != nil || !info.Mode().IsRegular() || info.Size() != f.size {
+	cur, info, err := w.reader.open(rel)
+	if err != nil {
 		return false, nil
 	}
-	if isOS(w.fs) {
-		if err := os.Link(cur, full); err == nil {
-			return true, nil
+	defer cur.Close()
+	if info.Size() != f.size {
+		return false, nil
+	}
+	if data != nil {
+		if same, err := sameBytes(cur, data); err != nil || !same {
+			return false, nil
 		}
-		return false, nil // another file system, no links: write it
+	} else if s, err := sumReader(cur); err != nil || s != f {
+		return false, nil
+	}
+	return w.keep(rel, full, info, data)
+}
+
+// keep puts the current output's file rel, whose bytes were checked, at
+// full in the staging folder: a hard link to the very file checked (info)
+// on the OS file system; elsewhere data, with the old modification time.
+// It reports false when no link can be made there (the caller writes).
+func (w *Writer) keep(rel, full string, info fs.FileInfo, data []byte) (bool, error) {
+	if isOS(w.fs) {
+		if err := os.Link(filepath.Join(w.root, filepath.FromSlash(rel)), full); err != nil {
+			return false, nil // another file system, no links: write it
+		}
+		// The path may have changed since it was checked (a folder on its
+		// way swapped for a link): keep the link only if it is that file.
+		if linked, err := os.Lstat(full); err != nil || !os.SameFile(info, linked) {
+			if err := os.Remove(full); err != nil {
+				return false, err
+			}
+			return false, nil
+		}
+		return true, nil
+	}
+	if data == nil {
+		return false, nil
 	}
 	if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
 		return false, err
@@ -306,6 +396,36 @@ func (w *Writer) reuse(rel string, f fileSum, full string, data []byte) (bool, e
 		return false, err
 	}
 	return true, nil
+}
+
+// sameBytes reports whether r reads exactly data.
+func sameBytes(r io.Reader, data []byte) (bool, error) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := io.ReadFull(r, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false, nil
+		}
+		data = data[n:]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return len(data) == 0, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
+
+// sumReader reads r through SHA-256.
+func sumReader(r io.Reader) (fileSum, error) {
+	h := sha256.New()
+	n, err := io.Copy(h, r)
+	if err != nil {
+		return fileSum{}, err
+	}
+	s := fileSum{size: n}
+	h.Sum(s.sum[:0])
+	return s, nil
 }
 
 // Listed returns how many files the manifest lists (itself not counted):
@@ -325,9 +445,14 @@ func (w *Writer) Counts() (written, unchanged int) {
 	return w.written, w.unchanged
 }
 
-// CarryOver copies every file under the folder dir of the current output
-// into the new one, for an export this run could not refresh. It reports
-// whether anything was there to copy.
+// CarryOver carries every file under the folder dir of the current output
+// over into the new one, for an export this run could not refresh or did
+// not need to. It reports whether anything was there. Files are read
+// without following a link (see previous.go): a link, or a file reached
+// through one, is not carried. A file whose bytes still match the
+// previous manifest is kept as it is (a hard link); one that does not is
+// copied with its own size and checksum, never the manifest's old ones.
+// Callers that can render the files again ask Intact first.
 func (w *Writer) CarryOver(dir string) (bool, error) {
 	if err := w.ctx.Err(); err != nil {
 		return false, fmt.Errorf("carry over %s: %w", dir, err)
@@ -335,35 +460,17 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 	if err := CheckPath(dir); err != nil {
 		return false, err
 	}
-	src := filepath.Join(w.root, filepath.FromSlash(dir))
-	if _, err := w.fs.Stat(src); errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
 	found := false
-	err := afero.Walk(w.fs, src, func(p string, info fs.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
+	err := w.reader.walk(dir, func(rel string, open opener) error {
 		if err := w.ctx.Err(); err != nil {
-			return fmt.Errorf("carry over %s: %w", dir, err) // a folder can hold thousands of files
+			return err // a folder can hold thousands of files
 		}
-		if info.IsDir() {
+		if rel == ManifestName || CheckPath(rel) != nil {
 			return nil
 		}
 		w.step("carry")
-		rel, err := filepath.Rel(w.root, p)
-		if err != nil {
-			return err
-		}
 		found = true
-		if ok, err := w.carryLinked(filepath.ToSlash(rel), info); ok || err != nil {
-			return err
-		}
-		data, err := afero.ReadFile(w.fs, p)
-		if err != nil {
-			return err
-		}
-		return w.Write(filepath.ToSlash(rel), data)
+		return w.carry(rel, open)
 	})
 	if err != nil {
 		return found, fmt.Errorf("carry over %s: %w", dir, err)
@@ -371,49 +478,133 @@ func (w *Writer) CarryOver(dir string) (bool, error) {
 	return found, nil
 }
 
-// carryLinked carries the file rel over without reading it: when the
-// previous manifest lists it with the size it has on disk, a hard link in
-// the staging folder keeps it, and the manifest's size and SHA-256 stay.
-// It reports false when that cannot be done (the caller then copies). The
-// output folder is curex's: a file edited there by hand at the same size
-// would be carried over with the manifest's old checksum.
-func (w *Writer) carryLinked(rel string, info fs.FileInfo) (bool, error) {
-	if !isOS(w.fs) || CheckPath(rel) != nil || rel == ManifestName {
-		return false, nil
-	}
-	prev, ok := w.old[rel]
-	if !ok || prev.size != info.Size() || !info.Mode().IsRegular() {
-		return false, nil
-	}
+// carry carries the current output's file rel over. A file Intact
+// checked is linked without being read again.
+func (w *Writer) carry(rel string, open opener) error {
 	full := filepath.Join(w.staging, filepath.FromSlash(rel))
 	if err := w.mkdir(filepath.Dir(full)); err != nil {
-		return false, fmt.Errorf("carry over %s: %w", rel, err)
-	}
-	if err := os.Link(filepath.Join(w.root, filepath.FromSlash(rel)), full); err != nil {
-		return false, nil
+		return err
 	}
 	w.mu.Lock()
-	w.files[rel] = prev
-	w.unchanged++
+	checked, ok := w.checked[rel]
+	delete(w.checked, rel)
+	w.mu.Unlock()
+	if ok {
+		kept, err := w.keep(rel, full, checked, nil)
+		if err != nil {
+			return err
+		}
+		if kept {
+			w.mu.Lock()
+			w.files[rel] = w.old[rel]
+			w.unchanged++
+			w.mu.Unlock()
+			return nil
+		}
+	}
+	f, info, err := open()
+	if errors.Is(err, errNotCurexFile) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	s := fileSum{size: int64(len(data)), sum: sha256.Sum256(data)}
+	kept := false
+	if prev, ok := w.old[rel]; ok && prev == s {
+		if kept, err = w.keep(rel, full, info, data); err != nil {
+			return err
+		}
+	}
+	if !kept {
+		if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+			return err
+		}
+	}
+	w.mu.Lock()
+	w.files[rel] = s
+	if kept {
+		w.unchanged++
+	} else {
+		w.written++
+	}
+	w.mu.Unlock()
+	return nil
+}
+
+// Intact reports whether every file the previous manifest lists under the
+// folder dir is in the current output with the bytes it lists, as a
+// regular file, and nothing else is there: then CarryOver(dir) keeps the
+// previous export exactly. A caller that can render the files again does
+// so when it is not.
+func (w *Writer) Intact(dir string) (bool, error) {
+	if err := CheckPath(dir); err != nil {
+		return false, err
+	}
+	w.mu.Lock()
+	if w.counts == nil {
+		w.counts = map[string]int{}
+		for p := range w.old {
+			for d := path.Dir(p); d != "."; d = path.Dir(d) {
+				w.counts[d]++
+			}
+		}
+	}
+	want := w.counts[dir]
+	w.mu.Unlock()
+	n := 0
+	intact := true
+	checked := map[string]fs.FileInfo{}
+	err := w.reader.walk(dir, func(rel string, open opener) error {
+		n++
+		prev, ok := w.old[rel]
+		if !ok {
+			intact = false
+			return fs.SkipAll
+		}
+		f, info, err := open()
+		if err != nil {
+			intact = false
+			return fs.SkipAll
+		}
+		defer f.Close()
+		if s, err := sumReader(f); err != nil || s != prev {
+			intact = false
+			return fs.SkipAll
+		}
+		checked[rel] = info
+		return nil
+	})
+	if errors.Is(err, fs.SkipAll) {
+		err = nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check %s: %w", dir, err)
+	}
+	if !intact || n != want {
+		return false, nil
+	}
+	// CarryOver links these files without reading them again.
+	w.mu.Lock()
+	maps.Copy(w.checked, checked)
 	w.mu.Unlock()
 	return true, nil
 }
 
 // Previous returns the manifest of the current output as Begin found it,
-// or nil when there is none or it cannot be read.
+// or nil when there is none.
 func (w *Writer) Previous() *Manifest { return w.prev }
 
-func (w *Writer) readPrevious() *Manifest {
-	f, err := w.fs.Open(filepath.Join(w.root, ManifestName))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	m, err := ReadManifest(f)
-	if err != nil {
-		return nil
-	}
-	return m
+// ReadPrevious returns the bytes of the current output's file rel
+// (slash-separated), read without following a link: a link, or a file
+// reached through one, is an error.
+func (w *Writer) ReadPrevious(rel string) ([]byte, error) {
+	return w.reader.readFile(rel)
 }
 
 // Commit writes manifest.json (m with the list of files this run wrote;
@@ -430,14 +621,29 @@ func (w *Writer) Commit(m *Manifest) error {
 	if err := w.writeManifest(m); err != nil {
 		return err
 	}
-	if err := w.keepHidden(); err != nil {
-		return err
-	}
 	// The last moment a stopped run can leave the output as it was.
 	if err := w.ctx.Err(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	old, err := w.swap()
+	w.reader.close() // the previous output is read no more
+	var old string
+	var err error
+	if w.inside {
+		old, err = w.swapInside()
+	} else {
+		if err = w.moveHidden(); err != nil {
+			return err
+		}
+		w.step("hidden")
+		old, err = w.swap()
+		if err != nil {
+			// The output folder is the previous one: its hidden entries go
+			// back before Abort removes the staging folder.
+			if rerr := recoverHidden(w.fs, w.staging, w.root); rerr != nil {
+				return fmt.Errorf("%w; %w", err, rerr)
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -464,7 +670,7 @@ func (w *Writer) writeManifest(m *Manifest) error {
 	prev, ok := w.old[ManifestName]
 	if !ok {
 		// The previous manifest is not in its own list: read it.
-		prev, err = fileSumOf(w.fs, filepath.Join(w.root, ManifestName))
+		prev, err = w.previousSum(ManifestName)
 		ok = err == nil
 	}
 	if ok && prev == mf {
@@ -533,21 +739,14 @@ func (w *Writer) encodeManifest(full string, m *Manifest, paths []string) (fileS
 	return mf, nil
 }
 
-// fileSumOf reads the file at path through SHA-256.
-func fileSumOf(fsys afero.Fs, path string) (fileSum, error) {
-	f, err := fsys.Open(path)
+// previousSum reads the current output's file rel through SHA-256.
+func (w *Writer) previousSum(rel string) (fileSum, error) {
+	f, _, err := w.reader.open(rel)
 	if err != nil {
 		return fileSum{}, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return fileSum{}, err
-	}
-	s := fileSum{size: n}
-	h.Sum(s.sum[:0])
-	return s, nil
+	return sumReader(f)
 }
 
 // errNoExchange is returned by exchange when the platform, the kernel or
@@ -610,31 +809,6 @@ func isOS(fsys afero.Fs) bool {
 	return ok
 }
 
-// keepHidden copies hidden files at the top of the current output (such
-// as .gitkeep) into the staging folder; they are the user's, not curex's.
-func (w *Writer) keepHidden() error {
-	entries, err := afero.ReadDir(w.fs, w.root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") || !e.Mode().IsRegular() {
-			continue
-		}
-		data, err := afero.ReadFile(w.fs, filepath.Join(w.root, e.Name()))
-		if err != nil {
-			return fmt.Errorf("commit: keep %s: %w", e.Name(), err)
-		}
-		if err := afero.WriteFile(w.fs, filepath.Join(w.staging, e.Name()), data, e.Mode().Perm()); err != nil {
-			return fmt.Errorf("commit: keep %s: %w", e.Name(), err)
-		}
-	}
-	return nil
-}
-
 // Abort removes the staging folder; the output folder stays as it was.
 func (w *Writer) Abort() error {
 	w.mu.Lock()
@@ -643,6 +817,14 @@ func (w *Writer) Abort() error {
 		return nil
 	}
 	w.done = true
+	w.reader.close()
+	if !w.inside {
+		// Nothing of the user's is in the staging folder unless a Commit
+		// failed half way; put it back if so.
+		if err := recoverHidden(w.fs, w.staging, w.root); err != nil {
+			return err
+		}
+	}
 	if err := w.fs.RemoveAll(w.staging); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("remove staging folder: %w", err)
 	}

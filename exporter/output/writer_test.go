@@ -50,7 +50,7 @@ func run(t *testing.T, root string, files map[string]string, commit bool) *Write
 		}
 	}
 	if commit {
-		if err := w.Commit(&Manifest{Generator: "test"}); err != nil {
+		if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -110,7 +110,7 @@ func TestCarryOver(t *testing.T) {
 	if found, err := w.CarryOver("c/v/fr"); err != nil || found {
 		t.Fatalf("CarryOver of a missing export = %v, %v", found, err)
 	}
-	if err := w.Commit(&Manifest{}); err != nil {
+	if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := tree(t, root); got != "c/v/en/tree.json=new-en c/v/es/tree.json=old-es manifest.json=…" {
@@ -204,7 +204,7 @@ func TestManyFolders(t *testing.T) {
 			t.Fatalf("writing again into a forgotten folder: %v", err)
 		}
 	}
-	if err := w.Commit(&Manifest{}); err != nil {
+	if err := w.Commit(&Manifest{Generator: "curex test"}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := afero.ReadFile(fsys, "/out/c/n1/search.json")
