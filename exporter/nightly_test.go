@@ -3,6 +3,7 @@ package exporter_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -18,19 +19,46 @@ import (
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
-// treeRequests is a transport that records every /resolved request.
+// treeRequests is a transport that records every /resolved request, and
+// apart those whose answer was read to its end.
 type treeRequests struct {
-	mu   sync.Mutex
-	seen []string
+	mu       sync.Mutex
+	seen     []string
+	answered []string
 }
 
 func (c *treeRequests) RoundTrip(req *http.Request) (*http.Response, error) {
-	if strings.HasSuffix(req.URL.Path, "/resolved") {
-		c.mu.Lock()
-		c.seen = append(c.seen, req.URL.RequestURI())
-		c.mu.Unlock()
+	if !strings.HasSuffix(req.URL.Path, "/resolved") {
+		return http.DefaultTransport.RoundTrip(req)
 	}
-	return http.DefaultTransport.RoundTrip(req)
+	uri := req.URL.RequestURI()
+	c.mu.Lock()
+	c.seen = append(c.seen, uri)
+	c.mu.Unlock()
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err == nil {
+		resp.Body = &answerBody{ReadCloser: resp.Body, done: func() {
+			c.mu.Lock()
+			c.answered = append(c.answered, uri)
+			c.mu.Unlock()
+		}}
+	}
+	return resp, err
+}
+
+// answerBody calls done once its body has been read to the end.
+type answerBody struct {
+	io.ReadCloser
+	done func()
+	once sync.Once
+}
+
+func (b *answerBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) {
+		b.once.Do(b.done)
+	}
+	return n, err
 }
 
 // take returns the requests recorded since the last call.
@@ -38,7 +66,18 @@ func (c *treeRequests) take() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := c.seen
-	c.seen = nil
+	c.seen, c.answered = nil, nil
+	slices.Sort(out)
+	return out
+}
+
+// takeAnswered returns the requests whose answer was read to its end
+// since the last call (and forgets every request recorded).
+func (c *treeRequests) takeAnswered() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.answered
+	c.seen, c.answered = nil, nil
 	slices.Sort(out)
 	return out
 }
@@ -189,7 +228,10 @@ func TestKilledRunRepeatsNothing(t *testing.T) {
 	if _, err := exporter.Run(ctx, cfg); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	fetched := tr.take()
+	// A request the cancel cut before its answer was read is asked again:
+	// only trees the first run was answered count (a request in flight
+	// at the cancel is a matter of timing).
+	fetched := tr.takeAnswered()
 	if len(fetched) < 8 {
 		t.Fatalf("only %d trees fetched before the stop", len(fetched))
 	}
