@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/curex/curex/exporter/api"
@@ -507,12 +508,18 @@ func TestRetryableTransportFailures(t *testing.T) {
 		}
 	})
 	t.Run("client timeout mid-body", func(t *testing.T) {
-		s := serve(t, sampleDataset(t), sandbox.Options{Faults: mustFaults(t, "slow=1:5s")})
-		c := newClient(t, s.BaseURL(), sampleToken, api.WithHTTPClient(&http.Client{Timeout: 500 * time.Millisecond}))
-		_, _, err := c.Resolved(ctx(t), "101", api.ResolveOptions{})
-		if err == nil || !api.Retryable(err) || !strings.Contains(err.Error(), "read response body") {
-			t.Errorf("Resolved with a client timeout = %v (retryable %v)", err, api.Retryable(err))
-		}
+		// In virtual time, with a transport that answers the headers at
+		// once and stalls in the body: the timeout always strikes within
+		// the body, however busy the machine (over loopback, a loaded
+		// machine could reach it before the headers).
+		synctest.Test(t, func(t *testing.T) {
+			hc := &http.Client{Transport: stallingTransport{}, Timeout: 500 * time.Millisecond}
+			c := newClient(t, "http://localhost", sampleToken, api.WithHTTPClient(hc))
+			_, _, err := c.Resolved(context.Background(), "101", api.ResolveOptions{})
+			if err == nil || !api.Retryable(err) || !strings.Contains(err.Error(), "read response body") {
+				t.Errorf("Resolved with a client timeout = %v (retryable %v)", err, api.Retryable(err))
+			}
+		})
 	})
 	t.Run("client timeout awaiting headers", func(t *testing.T) {
 		s := serve(t, tinyDataset(t), sandbox.Options{Latency: sandbox.Latency{Base: 5 * time.Second}})
@@ -523,3 +530,30 @@ func TestRetryableTransportFailures(t *testing.T) {
 		}
 	})
 }
+
+// stallingTransport answers every request with a 200 whose body gives a
+// first part and then nothing until the request's context ends.
+type stallingTransport struct{}
+
+func (stallingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	body := &stallingBody{ctx: req.Context(), first: []byte(`{"data":{"id":"101","type":"resolved_curriculum","attributes":{"name":"Alg`)}
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: body, ContentLength: -1, Request: req}, nil
+}
+
+type stallingBody struct {
+	ctx   context.Context
+	first []byte
+}
+
+func (b *stallingBody) Read(p []byte) (int, error) {
+	if len(b.first) > 0 {
+		n := copy(p, b.first)
+		b.first = b.first[n:]
+		return n, nil
+	}
+	<-b.ctx.Done()
+	return 0, b.ctx.Err()
+}
+
+func (b *stallingBody) Close() error { return nil }
