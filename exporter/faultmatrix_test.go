@@ -24,6 +24,7 @@ import (
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // The fault matrix: every way the Curriculum Content API can fail a run,
@@ -91,7 +92,7 @@ func (e *matrixEnv) faultsOn(match func(*http.Request) bool, attempts int, spec 
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	faulty, err := newSandbox(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
+	faulty, err := sandboxtest.New(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -329,7 +330,7 @@ func runFaultRow(t *testing.T, row faultRow) {
 	// The previously published output, from a healthy sandbox.
 	before := map[string]string{}
 	if !row.noPrevious {
-		healthy, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+		healthy, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,7 +347,7 @@ func runFaultRow(t *testing.T, row faultRow) {
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := newSandbox(ds, opts)
+	h, err := sandboxtest.New(ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // Hostile strings. Those that end up in titles, names and ids carry the
@@ -124,7 +125,7 @@ func TestHostileContent(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h, err := newSandbox(hostileDataset(), sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(hostileDataset(), sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

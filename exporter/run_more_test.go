@@ -22,6 +22,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 func sampleServer(t *testing.T, opts sandbox.Options) (*sandbox.Handler, string) {
@@ -33,7 +34,7 @@ func sampleServer(t *testing.T, opts sandbox.Options) (*sandbox.Handler, string)
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := newSandbox(ds, opts)
+	h, err := sandboxtest.New(ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 const token = "sandbox-riverbend-token"
@@ -93,7 +94,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newSandbox(ds, sandbox.Options{Limits: limits, Faults: faults, Seed: 11})
+	h, err := sandboxtest.New(ds, sandbox.Options{Limits: limits, Faults: faults, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestExportSecondRunIsConditional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestExportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

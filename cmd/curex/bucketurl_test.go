@@ -3,15 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/sandbox"
-	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
 // TestExportChecksBucketURLBeforeAnyRequest: curex export --output URL
@@ -20,20 +13,7 @@ import (
 // (before: every tree fetched, then "open s3://…: unknown query
 // parameter" at the publish, exit 1).
 func TestExportChecksBucketURLBeforeAnyRequest(t *testing.T) {
-	ds, err := dataset.Sample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var requests atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
+	url, requests := countingSandbox(t)
 	t.Setenv("CURRICULUM_API_TOKEN", "sandbox-riverbend-token")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	tests := []struct{ url, want string }{
@@ -47,7 +27,7 @@ func TestExportChecksBucketURLBeforeAnyRequest(t *testing.T) {
 		t.Run(tt.url, func(t *testing.T) {
 			requests.Store(0)
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), []string{"export", "--base-url", srv.URL, "--output", tt.url,
+			code := run(context.Background(), []string{"export", "--base-url", url, "--output", tt.url,
 				"--cache-dir", t.TempDir(), "--formats", "json", "--progress", "none"}, &stdout, &stderr)
 			if code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stderr %q: want %d naming %q", code, stderr.String(), exitUsage, tt.want)

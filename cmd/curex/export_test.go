@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 func sandboxURL(t *testing.T) string {
@@ -22,7 +23,7 @@ func sandboxURL(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // TestExportFaultExitCodes checks the exit codes of the fault matrix
@@ -69,7 +70,7 @@ func TestExportFaultExitCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+			h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 			if err != nil {
 				t.Fatal(err)
 			}

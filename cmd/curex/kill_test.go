@@ -23,6 +23,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // TestMain lets the kill and signal tests run this test binary as the
@@ -104,7 +105,7 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newSandbox(ds, sandbox.Options{Limits: ratelimit.Limits{}, Latency: sandbox.Latency{Base: 5 * time.Millisecond}})
+	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}, Latency: sandbox.Latency{Base: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
