@@ -14,9 +14,11 @@ FUZZTIME    ?= 20s
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804).
 FUZZTIME_TEST ?= 3000x
 GO_DIRS     := cmd exporter templates themes
-# PLAIN_E2E: the end-to-end tests make test runs once more against a sandbox serving plain records
-# (fields at the top, CUREX_SANDBOX_RECORDS=plain), without -race: about 1 to 2 minutes.
-PLAIN_E2E   := ^(TestFaultMatrix|TestHostileContent|TestExportSecondRunIsConditional|TestExportUnderFaultsAndTightLimits|TestChangeDetection|TestExportAsANewUser|TestExportPlanWhoami|TestExportFaultExitCodes)$$
+# PLAIN_SKIP: make test runs the exporter and cmd/curex suites once more, without -race, against
+# sandboxes serving plain records (fields at the top, CUREX_SANDBOX_RECORDS=plain), the other form
+# the spec allows: about 2 minutes. Skipped there: TestWhatChanged (its golden files hold the
+# resource form's ETags) and TestNightlyAtScale (make nightly runs it).
+PLAIN_SKIP  := ^(TestWhatChanged|TestNightlyAtScale)$$
 TOOLS       := .tools
 VNU_VERSION := 26.9.27
 VNU         := $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
@@ -57,7 +59,7 @@ test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
 	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
-	CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 10m -run '$(PLAIN_E2E)' ./exporter/ ./cmd/curex/
+	CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./cmd/curex/
 	$(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
 	$(MAKE) nightly
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
