@@ -118,7 +118,12 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 	// output folder is only replaced by a run that finished.
 	var in *interrupted
 	if errors.As(context.Cause(ctx), &in) {
-		fmt.Fprintln(stderr, "curex: interrupted; previous output untouched")
+		// A publish cut short has changed its target already.
+		if pc := (*publishCut)(nil); errors.As(err, &pc) {
+			fmt.Fprintln(stderr, "curex: "+pc.interruptedMessage())
+		} else {
+			fmt.Fprintln(stderr, "curex: interrupted; previous output untouched")
+		}
 		return in.code()
 	}
 	fmt.Fprintf(stderr, "curex: %v\n", err)

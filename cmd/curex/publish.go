@@ -115,6 +115,9 @@ func publishFolder(ctx context.Context, g *globals, dir, rawURL string, f *publi
 		}
 	}
 	if err != nil {
+		if res != nil && res.Uploaded+res.Deleted > 0 {
+			err = &publishCut{target: res.Target, uploaded: res.Uploaded, deleted: res.Deleted, err: err}
+		}
 		return publishError(err)
 	}
 	verb := "published"
@@ -123,6 +126,26 @@ func publishFolder(ctx context.Context, g *globals, dir, rawURL string, f *publi
 	}
 	fmt.Fprintf(g.stdout, "%s %s to %s: %s\n", verb, dir, res.Target, res.Summary())
 	return nil
+}
+
+// publishCut is a publish that stopped after changing the target: some
+// objects were uploaded (or deleted) and others not, so the target is no
+// longer the previous output. The interrupted message says so instead of
+// "previous output untouched".
+type publishCut struct {
+	target            string
+	uploaded, deleted int
+	err               error
+}
+
+func (e *publishCut) Error() string { return e.err.Error() }
+
+func (e *publishCut) Unwrap() error { return e.err }
+
+// interruptedMessage says what an interrupted publish left at its target.
+func (e *publishCut) interruptedMessage() string {
+	return fmt.Sprintf("interrupted while publishing: %d objects uploaded and %d deleted at %s before the stop, its manifest.json not yet replaced; publish again to finish",
+		e.uploaded, e.deleted, e.target)
 }
 
 // check validates the flags and the URL before any work: curex export
