@@ -312,7 +312,9 @@ func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile,
 			continue
 		}
 		if owned[rel] {
+			mu.Lock() // the goroutines below append too
 			p.Delete = append(p.Delete, prefix+rel)
+			mu.Unlock()
 			continue
 		}
 		g.Go(func() (err error) {
