@@ -2,7 +2,10 @@ package exporter_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,5 +108,58 @@ func TestBuildFailsClearly(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(prev, "manifest.json")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBuildKeepsPerExportFailuresAlone: an export that fails alone in
+// curex export (here, a listed locale code that is no language tag) fails
+// alone in curex build too, instead of failing the whole build.
+func TestBuildKeepsPerExportFailuresAlone(t *testing.T) {
+	t.Parallel()
+	h, _ := sampleServer(t, sandbox.Options{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v1/curricula/101/locales" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		var body map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Errorf("locales: %v", err)
+			return
+		}
+		data := body["data"].([]any)
+		entry := map[string]any{"code": "klingon!!", "name": "Klingon", "is_primary": false, "translation_progress": 100, "published_progress": 100}
+		if first := data[0].(map[string]any); first["attributes"] != nil {
+			entry = map[string]any{"id": "101:klingon", "type": first["type"], "attributes": entry}
+		}
+		body["data"] = append(data, entry)
+		for k, v := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = v // the ETag too: build reads the answer from the cache
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_ = json.NewEncoder(w).Encode(body)
+	}))
+	t.Cleanup(srv.Close)
+	cache := t.TempDir()
+	cfg := exporter.Config{BaseURL: srv.URL, Token: token, Output: filepath.Join(t.TempDir(), "exported"), CacheDir: cache,
+		Limits: ratelimit.Limits{}, Generator: "curex test", Formats: []string{"json"}}
+	first, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Failures) == 0 {
+		t.Fatal("no export failed: the locale code that is no tag was accepted")
+	}
+	sum, err := exporter.Build(context.Background(), exporter.Config{Output: filepath.Join(t.TempDir(), "built"), CacheDir: cache,
+		Generator: "curex test", Formats: []string{"json"}})
+	if err != nil {
+		t.Fatalf("build: %v (want the bad locale's exports failed alone)", err)
+	}
+	if len(sum.Failures) != len(first.Failures) || sum.Written != first.Written {
+		t.Errorf("build: %d failed, %d written; export: %d failed, %d written", len(sum.Failures), sum.Written, len(first.Failures), first.Written)
 	}
 }

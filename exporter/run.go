@@ -456,7 +456,8 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		me := &MissingError{CacheDir: c.CacheDir}
 		for _, fl := range sum.Failures {
 			var refused *RenderError
-			if errors.As(fl.Err, &refused) {
+			var badLocale *fetch.LocaleError
+			if errors.As(fl.Err, &refused) || errors.As(fl.Err, &badLocale) {
 				continue // fails alone, as in an export
 			}
 			if !errors.Is(fl.Err, ErrNotCached) {
