@@ -49,6 +49,8 @@ $(STATICCHECK):
 
 ## lint: gofmt, go vet, staticcheck
 lint: deps
+	@bins="$$(git ls-files -z 2>/dev/null | xargs -0 -r sh -c 'for f; do [ -f "$$f" ] && [ "$$(head -c4 "$$f" | od -An -c | tr -d " ")" = 177ELF ] && echo "$$f"; done; true' _)"; \
+	if [ -n "$$bins" ]; then echo "build outputs are tracked (git rm --cached them, see .gitignore):"; echo "$$bins"; exit 1; fi
 	@unformatted="$$(gofmt -l $(GO_DIRS))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
