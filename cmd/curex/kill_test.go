@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/etagcache"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
@@ -163,14 +163,14 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 		consistent(t, out)
 		// The cache and state of the sandbox's scope (none yet when the
 		// run died before /me answered).
-		scope, _, ok, err := fetch.LatestScope(cache)
+		scope, _, ok, err := etagcache.LatestScope(cache)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !ok {
 			continue
 		}
-		c, err := fetch.OpenDiskCache(filepath.Join(scope, "etag"))
+		c, err := etagcache.OpenDiskCache(filepath.Join(scope, "etag"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func (s *Stats) AddRetry() {
 	}
 }
 
-// OnRetry counts one retry; its signature fits RetryPolicy.OnRetry.
+// OnRetry counts one retry; its signature fits retry.Policy.OnRetry.
 func (s *Stats) OnRetry(int, error, time.Duration) { s.AddRetry() }
 
 // addRequest counts one attempt sent.

@@ -1,4 +1,4 @@
-package fetch
+package pace
 
 import (
 	"context"
@@ -58,8 +58,8 @@ type LimiterOptions struct {
 	// Retry-After header; 0 means DefaultRetryAfter.
 	DefaultRetryAfter time.Duration
 	// ProbeTimeout is how long the others wait, after a pause, for the
-	// probe request to report back (Done or Observe) before they go on
-	// anyway; 0 means DefaultProbeTimeout.
+	// probe request to report back (Done) before they go on anyway; 0
+	// means DefaultProbeTimeout.
 	ProbeTimeout time.Duration
 	// Now is the clock; nil means time.Now, which testing/synctest fakes.
 	// Waits use timers, so a replacement must move with real (or bubble)
@@ -222,24 +222,10 @@ func (t Ticket) Sent() time.Time { return t.sent }
 // pause.
 func (t Ticket) Probe() bool { return t.probe }
 
-// Wait blocks until one more request fits every window (and any pause is
-// over, and any probe has reported back), then records it. It returns
-// ctx.Err() when ctx ends first, recording nothing. Prefer Acquire and
-// Done, which tell the limiter which answer belongs to which request;
-// after Wait, report the answer with Observe.
-func (l *Limiter) Wait(ctx context.Context) error {
-	t, err := l.Acquire(ctx)
-	if err == nil {
-		// No ticket comes back to Done: count the request from its release.
-		l.mu.Lock()
-		delete(l.inflight, t.seq)
-		l.mu.Unlock()
-	}
-	return err
-}
-
-// Acquire is Wait that returns the ticket of the released request; pass it
-// to Done with the answer.
+// Acquire blocks until one more request fits every window (and any pause
+// is over, and any probe has reported back), then records it and returns
+// its ticket; pass the ticket to Done with the answer. It returns
+// ctx.Err() when ctx ends first, recording nothing.
 func (l *Limiter) Acquire(ctx context.Context) (Ticket, error) {
 	if err := ctx.Err(); err != nil {
 		return Ticket{}, err
@@ -393,7 +379,7 @@ func (l *Limiter) broadcast() {
 
 // Pause makes everyone wait: nobody is released before now+d. After the
 // pause one probe request goes first, and the others wait until it
-// reports back (Done, or Observe) or ProbeTimeout passes. A pause never
+// reports back (Done) or ProbeTimeout passes. A pause never
 // shortens one already in force.
 func (l *Limiter) Pause(d time.Duration) {
 	l.mu.Lock()
@@ -414,14 +400,6 @@ func (l *Limiter) pause(now time.Time, d time.Duration) {
 	l.probeSeq = 0 // a probe under way no longer speaks for after this pause
 	l.staleSeq = l.seq
 	l.broadcast()
-}
-
-// Observe reports a response to a request released by Wait; see Done.
-// Without a ticket the limiter cannot tell which request it answers: any
-// answer other than a 429 ends the wait for a probe, and a 429 lowers the
-// limits only when no pause is in force and the log has room now.
-func (l *Limiter) Observe(status int, header http.Header) {
-	l.Done(Ticket{}, status, header)
 }
 
 // Done reports the outcome of the request released with t: its status and
