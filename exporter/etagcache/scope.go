@@ -149,13 +149,6 @@ func (c *ScopedCache) Bind(s Scope) (string, error) {
 	return dir, nil
 }
 
-// Dir returns the folder of the bound scope, or "" before Bind.
-func (c *ScopedCache) Dir() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.dir
-}
-
 // current returns the DiskCache to use now, noting key when unbound.
 func (c *ScopedCache) current(key string) *DiskCache {
 	c.mu.Lock()

@@ -137,9 +137,6 @@ func (b *countedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Sent returns how many attempts the Transport has sent (or is sending).
-func (t *Transport) Sent() int64 { return t.sent.Load() }
-
 func closeBody(req *http.Request) {
 	if req.Body != nil {
 		req.Body.Close()

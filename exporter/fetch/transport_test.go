@@ -332,12 +332,23 @@ func TestTransportMaxRequests(t *testing.T) {
 	}
 }
 
+// fill lets one request leave l, answered at once, outside any Transport:
+// under a limit of one request per window, the next waits a window.
+func fill(t *testing.T, l *pace.Limiter) {
+	t.Helper()
+	tk, err := l.Acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Done(tk, http.StatusOK, nil)
+}
+
 // TestTransportCancelWhileWaiting checks that a request canceled while it
 // waits for the limiter is not sent nor counted.
 func TestTransportCancelWhileWaiting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := trNew(t, sandbox.Options{}, pace.LimiterOptions{}, 10)
-		s.limiter.Pause(time.Hour)
+		s := trNew(t, sandbox.Options{}, pace.LimiterOptions{Limits: pacetest.Limits(t, "1/1h")}, 10)
+		fill(t, s.limiter)
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		start := time.Now()
@@ -432,9 +443,13 @@ func TestTransportRetryAttemptClock(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := trNew(t, sandbox.Options{Latency: sandbox.Latency{Base: tt.latency}}, pace.LimiterOptions{}, 0)
+				lo := pace.LimiterOptions{}
 				if tt.pause > 0 {
-					s.limiter.Pause(tt.pause)
+					lo.Limits = ratelimit.Limits{{Count: 1, Window: tt.pause}}
+				}
+				s := trNew(t, sandbox.Options{Latency: sandbox.Latency{Base: tt.latency}}, lo, 0)
+				if tt.pause > 0 {
+					fill(t, s.limiter)
 				}
 				attempts := 0
 				p := retry.Policy{MaxAttempts: 3, AttemptTimeout: 10 * time.Second, Retryable: func(error) bool { return false }, Rand: func() float64 { return 0 }}

@@ -215,13 +215,6 @@ type Ticket struct {
 	usage []int // requests in each configured window at release, this one included
 }
 
-// Sent returns when the request was released.
-func (t Ticket) Sent() time.Time { return t.sent }
-
-// Probe reports whether the request is the probe that goes first after a
-// pause.
-func (t Ticket) Probe() bool { return t.probe }
-
 // Acquire blocks until one more request fits every window (and any pause
 // is over, and any probe has reported back), then records it and returns
 // its ticket; pass the ticket to Done with the answer. It returns
@@ -377,17 +370,10 @@ func (l *Limiter) broadcast() {
 	l.wake = make(chan struct{})
 }
 
-// Pause makes everyone wait: nobody is released before now+d. After the
+// pause makes everyone wait: nobody is released before now+d. After the
 // pause one probe request goes first, and the others wait until it
-// reports back (Done) or ProbeTimeout passes. A pause never
-// shortens one already in force.
-func (l *Limiter) Pause(d time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.pause(l.now(), d)
-}
-
-// pause implements Pause. l.mu is held.
+// reports back (Done) or ProbeTimeout passes. A pause never shortens one
+// already in force. l.mu is held.
 func (l *Limiter) pause(now time.Time, d time.Duration) {
 	l.pauseUntil = later(l.pauseUntil, now.Add(max(d, 0)))
 	for i := range l.limits {
@@ -645,22 +631,4 @@ func (l *Limiter) ETA(requests int) time.Duration {
 		log.Add(t)
 	}
 	return t.Sub(now)
-}
-
-// Paused returns the end of the pause or hold in force, and whether there
-// is one, for progress displays.
-func (l *Limiter) Paused() (until time.Time, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	until = later(l.pauseUntil, l.holdUntil)
-	return until, until.After(l.now())
-}
-
-// String describes the limiter's limits, for logs.
-func (l *Limiter) String() string {
-	ls := l.Limits()
-	if len(ls) == 0 {
-		return "no limit"
-	}
-	return ls.String()
 }
