@@ -93,7 +93,7 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	}
 	printSchedule(g, c, r, trees)
 	for _, sk := range p.Skipped {
-		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}
 	for _, msg := range p.Warnings {
 		fmt.Fprintf(g.stdout, "left out: %s\n", msg)
