@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/etagcache"
 	"github.com/curex/curex/exporter/ratelimit"
 )
 
@@ -58,7 +58,7 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 	}
 	// The answers of the API and identity the last export talked to (a
 	// cache of the layout before scopes holds none: export again).
-	dir, _, ok, err := fetch.LatestScope(c.CacheDir)
+	dir, _, ok, err := etagcache.LatestScope(c.CacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w: no export has filled it since curex scoped its cache by API and organization): run curex export with --cache-dir %s first; nothing was written",
 			c.CacheDir, ErrNotCached, c.CacheDir)
 	}
-	cache, err := fetch.OpenScope(dir)
+	cache, err := etagcache.OpenScope(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 // when the cache holds an answer for the request (the client then uses the
 // cached body), else ErrNotCached.
 type offlineTransport struct {
-	cache *fetch.ScopedCache
+	cache *etagcache.ScopedCache
 }
 
 func (t *offlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {

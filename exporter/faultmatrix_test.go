@@ -20,6 +20,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/sandbox"
@@ -189,7 +190,7 @@ type progressFunc struct {
 }
 
 // Planned calls planned.
-func (p *progressFunc) Planned(int, int, *fetch.Limiter) {
+func (p *progressFunc) Planned(int, int, *pace.Limiter) {
 	if p.planned != nil {
 		p.planned()
 	}
@@ -692,7 +693,7 @@ func faultRows() []faultRow {
 				moveCurriculum(e.t, e.h, "curriculum_201", "org-northwind")
 				e.cfg.Filter.Curricula = []string{"curriculum_201"}
 			},
-			exit: exitUsage, msg: `--curriculum: "curriculum_201" matches nothing (available: 101)`,
+			exit: exitUsage, msg: `curricula: "curriculum_201" matches nothing (available: 101)`,
 		},
 		{
 			name:    "invalid JSON with 200 on one tree",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/pace"
 )
 
 // Progress receives a run's progress. Implementations must be safe for
@@ -15,14 +16,14 @@ import (
 type Progress interface {
 	// Planned is called once discovery is done: trees to fetch and the
 	// requests they need.
-	Planned(trees, requests int, l *fetch.Limiter)
+	Planned(trees, requests int, l *pace.Limiter)
 	// TreeDone is called as each tree is fetched (or fails).
 	TreeDone(r fetch.Result, s fetch.StatsSnapshot)
 }
 
 type nopProgress struct{}
 
-func (nopProgress) Planned(int, int, *fetch.Limiter)           {}
+func (nopProgress) Planned(int, int, *pace.Limiter)            {}
 func (nopProgress) TreeDone(fetch.Result, fetch.StatsSnapshot) {}
 
 // Lines reports progress as plain lines, for logs and CI: one when the plan
@@ -38,12 +39,12 @@ type Lines struct {
 	total   int
 	done    int
 	last    time.Time
-	limiter *fetch.Limiter
+	limiter *pace.Limiter
 	start   time.Time
 }
 
 // Planned implements Progress.
-func (p *Lines) Planned(trees, requests int, l *fetch.Limiter) {
+func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total, p.limiter, p.start = trees, l, time.Now()

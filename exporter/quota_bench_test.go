@@ -20,6 +20,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/internal/testtrees"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -149,10 +150,10 @@ type planCatcher struct {
 	at       time.Time
 	requests int
 	eta      time.Duration
-	limiter  *fetch.Limiter
+	limiter  *pace.Limiter
 }
 
-func (p *planCatcher) Planned(_, requests int, l *fetch.Limiter) {
+func (p *planCatcher) Planned(_, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.at, p.requests, p.eta, p.limiter = time.Now(), requests, l.ETA(requests), l

@@ -14,12 +14,15 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/etagcache"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/retry"
 )
 
 // Formats curex knows. Only the ones in Available can be written so far.
@@ -89,7 +92,7 @@ type Config struct {
 	// it lacks fails the run instead of keeping a previous version.
 	offline bool
 	// scopeDir is the folder of CacheDir holding the ETag cache and the
-	// state of the API and identity the run talks to (fetch.Scope): set
+	// state of the API and identity the run talks to (etagcache.Scope): set
 	// by discovery from /me, or by Build from the last export's.
 	scopeDir string
 }
@@ -192,17 +195,17 @@ func (c *Config) check() error {
 // typed client and retry policy.
 type session struct {
 	client  *api.Client
-	limiter *fetch.Limiter
+	limiter *pace.Limiter
 	stats   *fetch.Stats
-	retry   fetch.RetryPolicy
+	retry   retry.Policy
 	// cache is the ETag cache (nil without CacheDir), bound to the
 	// run's scope once /me has answered.
-	cache *fetch.ScopedCache
+	cache *etagcache.ScopedCache
 }
 
 func newSession(c *Config) (*session, error) {
 	s := &session{stats: &fetch.Stats{}}
-	s.limiter = fetch.NewLimiter(fetch.LimiterOptions{Limits: c.Limits})
+	s.limiter = pace.NewLimiter(pace.LimiterOptions{Limits: c.Limits})
 	tr := &fetch.Transport{Base: c.Transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: c.MaxRequests, Deadline: c.Deadline}
 	opts := []api.Option{api.WithHTTPClient(&http.Client{Transport: tr}), api.WithUserAgent(c.Generator)}
 	if c.AllowHTTP {
@@ -216,9 +219,9 @@ func newSession(c *Config) (*session, error) {
 		// Scoped by API origin and, once /me answers, by identity: two
 		// servers with the same ids never see each other's answers.
 		if c.scopeDir != "" {
-			s.cache, err = fetch.OpenScope(c.scopeDir)
+			s.cache, err = etagcache.OpenScope(c.scopeDir)
 		} else {
-			s.cache, err = fetch.NewScopedCache(c.CacheDir, client.BaseURL())
+			s.cache, err = etagcache.NewScopedCache(c.CacheDir, client.BaseURL())
 		}
 		if err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
@@ -228,7 +231,7 @@ func newSession(c *Config) (*session, error) {
 		}
 	}
 	s.client = client
-	s.retry = fetch.RetryPolicy{
+	s.retry = retry.Policy{
 		Retryable: api.Retryable,
 		Throttled: func(err error) bool { return errors.Is(err, api.ErrRateLimited) },
 		RetryAfter: func(err error) (time.Duration, bool) {
@@ -255,7 +258,7 @@ type PlanReport struct {
 	// which it serves from the cache.
 	Schedule *fresh.Schedule
 	// Limiter paced discovery; its ETA estimates the rest.
-	Limiter *fetch.Limiter
+	Limiter *pace.Limiter
 }
 
 // Plan runs discovery only and decides what the next run would fetch, for
@@ -287,7 +290,7 @@ func discover(ctx context.Context, c *Config, s *session, f fetch.Filter) (*fetc
 		if s.cache == nil {
 			return nil
 		}
-		scope, err := fetch.ScopeOf(s.client.BaseURL(), u)
+		scope, err := etagcache.ScopeOf(s.client.BaseURL(), u)
 		if err != nil {
 			return err
 		}

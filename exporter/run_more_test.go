@@ -19,6 +19,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -68,7 +69,7 @@ type cancelAfter struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) Planned(int, int, *fetch.Limiter) {}
+func (c *cancelAfter) Planned(int, int, *pace.Limiter) {}
 func (c *cancelAfter) TreeDone(fetch.Result, fetch.StatsSnapshot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

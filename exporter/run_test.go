@@ -236,9 +236,9 @@ func TestExportErrors(t *testing.T) {
 	}{
 		{"wrong token", func(c *exporter.Config) { c.Token = "not-a-token" }, false, "rejected the token (401)"},
 		{"expired token", func(c *exporter.Config) { c.Token = "sandbox-expired-token" }, false, "token expired"},
-		{"unknown variant", func(c *exporter.Config) { c.Filter.Variants = []string{"Atlantis"} }, true, `--variants: "Atlantis" matches nothing`},
-		{"unknown locale", func(c *exporter.Config) { c.Filter.Locales = []string{"tlh"} }, true, `--locales: "tlh" matches nothing`},
-		{"unknown curriculum", func(c *exporter.Config) { c.Filter.Curricula = []string{"999"} }, true, `--curriculum: "999" matches nothing`},
+		{"unknown variant", func(c *exporter.Config) { c.Filter.Variants = []string{"Atlantis"} }, true, `variants: "Atlantis" matches nothing`},
+		{"unknown locale", func(c *exporter.Config) { c.Filter.Locales = []string{"tlh"} }, true, `locales: "tlh" matches nothing`},
+		{"unknown curriculum", func(c *exporter.Config) { c.Filter.Curricula = []string{"999"} }, true, `curricula: "999" matches nothing`},
 		{"unknown format", func(c *exporter.Config) { c.Formats = []string{"html", "epub"} }, true, `unknown format "epub"`},
 		{"unknown paper", func(c *exporter.Config) { c.Paper = "a3" }, true, `--paper "a3": want a4 or letter`},
 		{"no token", func(c *exporter.Config) { c.Token = "" }, true, "no API token"},

@@ -63,6 +63,6 @@ func printBuildSummary(g *globals, out, cache string, s *exporter.Summary) {
 		s.Written+s.Reused, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)
 	for _, sk := range s.Skipped {
-		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}
 }

@@ -11,46 +11,62 @@ import (
 
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/setting"
 )
 
-// settings maps the keys of a configuration file (curex.yaml) to the flags
-// they set. A key that names a flag the running command does not have is
-// ignored, so one file serves export, plan and build; a key not listed
-// here is an error.
-var settings = map[string]string{
-	"base_url":            "base-url",
-	"token_file":          "token-file",
-	"allow_http":          "allow-http",
-	"rate_limit":          "rate-limit",
-	"cache_dir":           "cache-dir",
-	"output":              "output",
-	"formats":             "formats",
-	"curricula":           "curriculum",
-	"variants":            "variants",
-	"locales":             "locales",
-	"min_translation":     "min-translation",
-	"include_unpublished": "include-unpublished",
-	"concurrency":         "concurrency",
-	"max_tree_nodes":      "max-tree-nodes",
-	"site_url":            "site-url",
-	"theme":               "theme",
-	"paper":               "paper",
-	"markdown_layout":     "markdown-layout",
-	"max_requests":        "max-requests",
-	"deadline":            "deadline",
-	"revalidate":          "revalidate",
-	"revalidate_within":   "revalidate-within",
-	"progress":            "progress",
-	"gzip":                "gzip",
-	"allow_mass_delete":   "allow-mass-delete",
-	"publish_concurrency": "publish-concurrency",
-	"log_level":           "log-level",
-	"log_format":          "log-format",
+// source says how a user gives one setting.
+type source struct {
+	// flag is the flag that sets it, without the dashes ("" for none).
+	flag string
+	// env is the environment variable that gives it ("" for none): it
+	// outranks the configuration file, and the flag outranks it.
+	env string
+	// file tells whether a configuration file may give it (under its key).
+	file bool
 }
 
-// envOf names the environment variable that outranks a setting of the
-// configuration file (flag > environment > file > default).
-var envOf = map[string]string{"base-url": "CUREX_BASE_URL"}
+// settings is the one table between the names the library gives settings
+// and the names users give them: each key (a key of curex.yaml, and the
+// Name of a setting.Error) maps to its flag and environment variable. A
+// key of a file that names a flag the running command does not have is
+// ignored, so one file serves export, plan and build; a key not listed
+// here, or not allowed in a file, is an error. The token has no flag and
+// never goes in a file: it comes from the environment or token_file.
+var settings = map[string]source{
+	setting.BaseURL:          {flag: "base-url", env: "CUREX_BASE_URL", file: true},
+	setting.Token:            {flag: "token-file", env: api.EnvToken},
+	"token_file":             {flag: "token-file", file: true},
+	setting.AllowHTTP:        {flag: "allow-http", file: true},
+	"rate_limit":             {flag: "rate-limit", file: true},
+	setting.CacheDir:         {flag: "cache-dir", file: true},
+	setting.Output:           {flag: "output", file: true},
+	setting.Formats:          {flag: "formats", file: true},
+	setting.Curricula:        {flag: "curriculum", file: true},
+	setting.Variants:         {flag: "variants", file: true},
+	setting.Locales:          {flag: "locales", file: true},
+	setting.MinTranslation:   {flag: "min-translation", file: true},
+	"include_unpublished":    {flag: "include-unpublished", file: true},
+	setting.Concurrency:      {flag: "concurrency", file: true},
+	setting.MaxTreeNodes:     {flag: "max-tree-nodes", file: true},
+	setting.SiteURL:          {flag: "site-url", file: true},
+	setting.Theme:            {flag: "theme", file: true},
+	setting.Paper:            {flag: "paper", file: true},
+	setting.PDFTimeout:       {flag: "pdf-timeout"},
+	setting.MarkdownLayout:   {flag: "markdown-layout", file: true},
+	setting.MaxRequests:      {flag: "max-requests", file: true},
+	setting.Deadline:         {flag: "deadline", file: true},
+	setting.Revalidate:       {flag: "revalidate", file: true},
+	setting.RevalidateWithin: {flag: "revalidate-within", file: true},
+	setting.SourceDate:       {env: "SOURCE_DATE_EPOCH"},
+	"progress":               {flag: "progress", file: true},
+	"gzip":                   {flag: "gzip", file: true},
+	"allow_mass_delete":      {flag: "allow-mass-delete", file: true},
+	"publish_concurrency":    {flag: "publish-concurrency", file: true},
+	"log_level":              {flag: "log-level", file: true},
+	"log_format":             {flag: "log-format", file: true},
+}
 
 // maxConfigBytes bounds a configuration file.
 const maxConfigBytes = 1 << 20
@@ -61,41 +77,49 @@ func registerConfig(cmd *cobra.Command) {
 }
 
 // applyConfig reads the file --config names, if any, and sets every flag
-// that neither the command line nor the environment set.
-func applyConfig(cmd *cobra.Command) error {
+// that neither the command line nor the environment set. It returns the
+// flags the file set, for messages that name a setting as the user gave
+// it.
+func applyConfig(cmd *cobra.Command) (map[string]fromFile, error) {
 	f := cmd.Flags().Lookup("config")
 	if f == nil || f.Value.String() == "" {
-		return nil
+		return nil, nil
 	}
 	path := f.Value.String()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return usageErr(fmt.Errorf("--config: %w", err))
+		return nil, usageErr(fmt.Errorf("--config: %w", err))
 	}
 	vals, err := parseConfig(data)
 	if err != nil {
-		return usageErr(fmt.Errorf("--config %s: %w", path, err))
+		return nil, usageErr(fmt.Errorf("--config %s: %w", path, err))
 	}
+	set := map[string]fromFile{}
 	for _, v := range vals {
 		fl := cmd.Flags().Lookup(v.flag)
 		if fl == nil || fl.Changed {
 			continue // not this command's, or the command line set it
 		}
-		if env := envOf[v.flag]; env != "" && os.Getenv(env) != "" {
+		if env := settings[v.key].env; env != "" && os.Getenv(env) != "" {
 			continue
 		}
 		for _, s := range v.values {
 			if err := cmd.Flags().Set(v.flag, s); err != nil {
-				return usageErr(fmt.Errorf("--config %s line %d: %s: %w", path, v.line, v.key, err))
+				return nil, usageErr(fmt.Errorf("--config %s line %d: %s: %w", path, v.line, v.key, err))
 			}
 		}
+		set[v.flag] = fromFile{key: v.key, path: path}
 	}
-	return nil
+	return set, nil
 }
 
-// setting is one key of a configuration file: the flag it sets and the
+// fromFile is a flag a configuration file set: the key it was given under,
+// and the file.
+type fromFile struct{ key, path string }
+
+// fileSetting is one key of a configuration file: the flag it sets and the
 // values to set it to (several for a repeatable flag).
-type setting struct {
+type fileSetting struct {
 	key, flag string
 	line      int
 	values    []string
@@ -105,7 +129,7 @@ type setting struct {
 // settings to scalars or lists of scalars. It names the line of every
 // problem, and refuses a token: secrets come from the environment or
 // token_file only.
-func parseConfig(data []byte) ([]setting, error) {
+func parseConfig(data []byte) ([]fileSetting, error) {
 	if len(data) > maxConfigBytes {
 		return nil, fmt.Errorf("%d bytes, more than %d", len(data), maxConfigBytes)
 	}
@@ -125,22 +149,23 @@ func parseConfig(data []byte) ([]setting, error) {
 		return nil, fmt.Errorf("line %d: want a mapping of settings (key: value)", m.Line)
 	}
 	seen := map[string]bool{}
-	var out []setting
+	var out []fileSetting
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		key := k.Value
 		if key == "token" || key == "api_token" {
 			return nil, fmt.Errorf("line %d: %s: the token never goes in a file of settings; set CURRICULUM_API_TOKEN or token_file", k.Line, key)
 		}
-		flag, ok := settings[key]
-		if !ok || k.Kind != yaml.ScalarNode {
+		src, ok := settings[key]
+		if !ok || !src.file || k.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("line %d: unknown setting %q (known: %s)", k.Line, key, strings.Join(knownSettings(), ", "))
 		}
 		if seen[key] {
 			return nil, fmt.Errorf("line %d: %s given twice", k.Line, key)
 		}
 		seen[key] = true
-		s := setting{key: key, flag: flag, line: k.Line}
+		flag := src.flag
+		s := fileSetting{key: key, flag: flag, line: k.Line}
 		switch v.Kind {
 		case yaml.ScalarNode:
 			s.values = []string{v.Value}
@@ -167,8 +192,10 @@ func parseConfig(data []byte) ([]setting, error) {
 
 func knownSettings() []string {
 	out := make([]string, 0, len(settings))
-	for k := range settings {
-		out = append(out, k)
+	for k, src := range settings {
+		if src.file {
+			out = append(out, k)
+		}
 	}
 	slices.Sort(out)
 	return out

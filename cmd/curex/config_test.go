@@ -88,8 +88,10 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	known := map[string]bool{}
-	for _, fl := range settings {
-		known[fl] = true
+	for _, src := range settings {
+		if src.file {
+			known[src.flag] = true
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		vals, err := parseConfig(data)

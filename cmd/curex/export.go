@@ -306,14 +306,14 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)
 	for _, sk := range s.Skipped {
-		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}
 	for _, fl := range s.Failures {
 		kept := "no previous version"
 		if fl.Kept {
 			kept = "previous version kept"
 		}
-		fmt.Fprintf(g.stdout, "failed %s (%s): %s\n", fl.Export.Dir(), kept, api.Printable(fl.Err.Error()))
+		fmt.Fprintf(g.stdout, "failed %s (%s): %s\n", fl.Export.Dir(), kept, api.Printable(g.describe(fl.Err)))
 	}
 	if s.NotFetched > 0 {
 		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests or --deadline; the next run starts with them (what was fetched is kept)\n", s.NotFetched)

@@ -17,7 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/etagcache"
+	"github.com/curex/curex/exporter/etagcache/etagcachetest"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
@@ -163,18 +164,14 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 		consistent(t, out)
 		// The cache and state of the sandbox's scope (none yet when the
 		// run died before /me answered).
-		scope, _, ok, err := fetch.LatestScope(cache)
+		scope, _, ok, err := etagcache.LatestScope(cache)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !ok {
 			continue
 		}
-		c, err := fetch.OpenDiskCache(filepath.Join(scope, "etag"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, bad, err := c.Verify(); err != nil || len(bad) > 0 {
+		if _, bad, err := etagcachetest.Verify(filepath.Join(scope, "etag")); err != nil || len(bad) > 0 {
 			t.Fatalf("run %d (killed after %s): damaged cache entries %v %v", i, after, bad, err)
 		}
 		// The record of fetched trees: a kill may cut the journal's last

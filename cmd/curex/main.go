@@ -126,7 +126,7 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 		}
 		return in.code()
 	}
-	fmt.Fprintf(stderr, "curex: %v\n", err)
+	fmt.Fprintf(stderr, "curex: %s\n", g.describe(err))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

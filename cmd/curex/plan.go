@@ -13,6 +13,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/pace"
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
@@ -92,7 +93,7 @@ func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	}
 	printSchedule(g, c, r, trees)
 	for _, sk := range p.Skipped {
-		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(sk.Reason))
+		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}
 	for _, msg := range p.Warnings {
 		fmt.Fprintf(g.stdout, "left out: %s\n", msg)
@@ -153,7 +154,7 @@ func printSchedule(g *globals, c exporter.Config, r *exporter.PlanReport, trees 
 }
 
 // hourlyLimit returns the count of the limiter's one-hour limit (0: none).
-func hourlyLimit(l *fetch.Limiter) int {
+func hourlyLimit(l *pace.Limiter) int {
 	for _, lim := range l.Limits() {
 		if lim.Window == time.Hour {
 			return lim.Count
@@ -163,7 +164,7 @@ func hourlyLimit(l *fetch.Limiter) int {
 }
 
 // affordable returns how many of n requests the limiter lets leave within d.
-func affordable(l *fetch.Limiter, d time.Duration, n int) int {
+func affordable(l *pace.Limiter, d time.Duration, n int) int {
 	lo, hi := 0, n
 	for lo < hi {
 		mid := (lo + hi + 1) / 2

@@ -21,6 +21,11 @@ type globals struct {
 	stderr      io.Writer
 	// secrets are taken out of crash reports (the token, once read).
 	secrets secrets
+	// cmd is the running command, and fromFile the flags its
+	// configuration file set: messages name settings as the user gave
+	// them (see describe).
+	cmd      *cobra.Command
+	fromFile map[string]fromFile
 }
 
 // logger builds the logger the flags ask for; logs go to standard error.
@@ -65,9 +70,12 @@ needed from anyone.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		// --config fills in the flags the command line left unset.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := applyConfig(cmd); err != nil {
+			g.cmd = cmd
+			set, err := applyConfig(cmd)
+			if err != nil {
 				return err
 			}
+			g.fromFile = set
 			stop, err := startProfile(g.cpuProfile)
 			if err != nil {
 				return err

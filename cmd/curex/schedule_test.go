@@ -25,7 +25,7 @@ func TestScheduleFlags(t *testing.T) {
 		{"a time", scheduleFlags{deadline: "2026-11-25T07:15:00Z", revalidate: "always", within: "7d"}, now.Add(5*time.Hour + 15*time.Minute), fresh.Policy{Mode: fresh.Always, Window: fresh.DefaultWindow}, ""},
 		{"a time past", scheduleFlags{deadline: "2026-11-24T07:15:00Z", revalidate: "rolling", within: "7d"}, time.Time{}, fresh.Policy{}, "--deadline 2026-11-24T07:15:00Z has passed"},
 		{"not a deadline", scheduleFlags{deadline: "tonight", revalidate: "rolling", within: "7d"}, time.Time{}, fresh.Policy{}, `--deadline: "tonight" is not a duration`},
-		{"bad mode", scheduleFlags{revalidate: "often", within: "7d"}, time.Time{}, fresh.Policy{}, `--revalidate "often"`},
+		{"bad mode", scheduleFlags{revalidate: "often", within: "7d"}, time.Time{}, fresh.Policy{}, `revalidate: "often"`},
 		{"negative budget", scheduleFlags{maxRequests: -1, revalidate: "rolling", within: "7d"}, time.Time{}, fresh.Policy{}, "--max-requests -1: want 0 or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

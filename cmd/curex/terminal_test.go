@@ -87,7 +87,7 @@ func TestMaxTreeNodesFailsTheTreeAlone(t *testing.T) {
 	if code != exitPartial {
 		t.Fatalf("exit %d, want %d (partial): %s %s", code, exitPartial, stdout.String(), stderr.String())
 	}
-	if want := "failed algebra-1/base/en (no previous version): the tree has more than 25 nodes"; !strings.Contains(stdout.String(), want) {
+	if want := "failed algebra-1/base/en (no previous version): --max-tree-nodes: the tree has more than 25 nodes"; !strings.Contains(stdout.String(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, stdout.String())
 	}
 	if strings.Contains(stdout.String(), "failed introduction-to-computer-science") {

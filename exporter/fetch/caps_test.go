@@ -13,8 +13,10 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // TestTreeCaps serves a tree of 50 nodes whose first title is 10,000
@@ -48,7 +50,7 @@ func TestTreeCaps(t *testing.T) {
 		}
 		return got[0]
 	}
-	retry := fetch.RetryPolicy{MaxAttempts: 3, Retryable: api.Retryable}
+	retry := retry.Policy{MaxAttempts: 3, Retryable: api.Retryable}
 
 	var logs bytes.Buffer
 	r := fetchOne(&fetch.Fetcher{Client: client, Retry: retry, Concurrency: 1, Log: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -78,8 +80,8 @@ func TestTreeCaps(t *testing.T) {
 	if !errors.As(r.Err, &large) || large.Limit != 10 || r.Tree != nil {
 		t.Fatalf("err = %v, tree %v; want a *TreeTooLargeError of limit 10 and no tree", r.Err, r.Tree != nil)
 	}
-	if !strings.Contains(r.Err.Error(), "more than 10 nodes") || !strings.Contains(r.Err.Error(), "--max-tree-nodes") {
-		t.Errorf("message %q does not say the limit and how to raise it", r.Err)
+	if se, ok := setting.Of(r.Err); !ok || se.Name != setting.MaxTreeNodes || !strings.Contains(r.Err.Error(), "more than 10 nodes") {
+		t.Errorf("message %q does not say the limit and name the setting that raises it", r.Err)
 	}
 	if n := tr.n.Load() - before; n != 1 {
 		t.Errorf("%d requests for a tree over the cap, want 1 (not retried)", n)

@@ -16,6 +16,8 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/retry"
+	"github.com/curex/curex/exporter/setting"
 	"github.com/curex/curex/exporter/slug"
 )
 
@@ -90,6 +92,9 @@ func (e *LocaleError) Error() string {
 type Skip struct {
 	Export model.Export
 	Reason string
+	// Setting is the key of the setting that left it out
+	// (setting.MinTranslation), or "".
+	Setting string
 }
 
 // Unreadable is a listed base curriculum the token may not read: its
@@ -129,18 +134,26 @@ func (p *Plan) Exports() []model.Export {
 }
 
 // FilterError is a selection that names something that does not exist; it
-// is a usage error.
+// is a usage error. It unwraps to the *setting.Error of its setting.
 type FilterError struct {
-	Flag, Value string
-	Available   []string
+	// Setting is the key of the setting that names it: setting.Curricula,
+	// setting.Variants or setting.Locales.
+	Setting string
+	// Value is the item of the setting that matches nothing.
+	Value     string
+	Available []string
 }
 
-func (e *FilterError) Error() string {
+// Error names the setting, the value and what is available instead.
+func (e *FilterError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap returns the error as a *setting.Error naming e.Setting.
+func (e *FilterError) Unwrap() error {
 	avail := "none"
 	if len(e.Available) > 0 {
 		avail = strings.Join(e.Available, ", ")
 	}
-	return fmt.Sprintf("%s: %q matches nothing (available: %s)", e.Flag, e.Value, avail)
+	return setting.Errorf(e.Setting, "%q matches nothing (available: %s)", e.Value, avail)
 }
 
 // Discover verifies the token and lists what the filter selects: base
@@ -150,18 +163,18 @@ func (e *FilterError) Error() string {
 // curricula whose records do not tell their variants (the alternate shape
 // has no parent_id) cost a /variants request. It sends 1 + pages +
 // curricula + (curricula of the alternate shape) requests.
-func Discover(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter) (*Plan, error) {
-	return DiscoverWith(ctx, c, retry, f, nil)
+func Discover(ctx context.Context, c *api.Client, policy retry.Policy, f Filter) (*Plan, error) {
+	return DiscoverWith(ctx, c, policy, f, nil)
 }
 
 // DiscoverWith is Discover that calls onUser, when not nil, with the
 // answer to /me before any other request: a run binds its ETag cache and
 // state to the scope the user names there (see ScopedCache). An error of
 // onUser ends discovery.
-func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filter, onUser func(*api.User) error) (*Plan, error) {
+func DiscoverWith(ctx context.Context, c *api.Client, policy retry.Policy, f Filter, onUser func(*api.User) error) (*Plan, error) {
 	p := &Plan{}
 	call := func(what string, fn func(ctx context.Context) error) error {
-		if err := retry.Do(ctx, fn); err != nil {
+		if err := policy.Do(ctx, fn); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		p.DiscoveryRequests++
@@ -169,12 +182,12 @@ func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filte
 	}
 	// The first contact fails fast on what retrying cannot fix: nothing
 	// listening, or something that is not the API answering.
-	first := retry
+	first := policy
 	// Up to 3 attempts. MaxAttempts 0 means the default (6), not 1: a
 	// single 5xx or cut answer to /me must not fail the whole run.
 	attempts := first.MaxAttempts
 	if attempts <= 0 {
-		attempts = DefaultMaxAttempts
+		attempts = retry.DefaultMaxAttempts
 	}
 	first.MaxAttempts = min(attempts, 3)
 	first.AttemptTimeout = 20 * time.Second
@@ -184,7 +197,7 @@ func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filte
 		if errors.As(err, &de) || (errors.As(err, &op) && op.Op == "dial") {
 			return false
 		}
-		return retry.Retryable != nil && retry.Retryable(err)
+		return policy.Retryable != nil && policy.Retryable(err)
 	}
 	if err := first.Do(ctx, func(ctx context.Context) error {
 		u, _, err := c.Me(ctx)
@@ -195,11 +208,11 @@ func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filte
 		var op *net.OpError
 		switch {
 		case errors.Is(err, api.ErrUnauthorized):
-			return nil, fmt.Errorf("the API rejected the token (401): check %s or --token-file: %w", api.EnvToken, err)
+			return nil, setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
 		case errors.As(err, &de):
-			return nil, fmt.Errorf("%s does not answer like the Curriculum Content API (check --base-url): %w", c.BaseURL(), err)
+			return nil, setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
 		case errors.As(err, &op) && op.Op == "dial":
-			return nil, fmt.Errorf("cannot reach the API at %s (check --base-url): %w", c.BaseURL(), err)
+			return nil, setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
 		}
 		return nil, fmt.Errorf("verify token: %w", err)
 	}
@@ -231,7 +244,7 @@ func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filte
 		for _, id := range f.Curricula {
 			i := slices.IndexFunc(bases, func(b api.Curriculum) bool { return b.ID == id })
 			if i < 0 {
-				return nil, &FilterError{Flag: "--curriculum", Value: id, Available: curriculumIDs(bases)}
+				return nil, &FilterError{Setting: setting.Curricula, Value: id, Available: curriculumIDs(bases)}
 			}
 			picked = append(picked, bases[i])
 		}
@@ -261,7 +274,7 @@ func DiscoverWith(ctx context.Context, c *api.Client, retry RetryPolicy, f Filte
 		b := cp.Curriculum
 		g.Go(func() (err error) {
 			defer crash.Recover(&err)
-			err = retry.Do(gctx, func(ctx context.Context) error {
+			err = policy.Do(gctx, func(ctx context.Context) error {
 				if what == "variants" {
 					vl, _, err := c.Variants(ctx, b.ID)
 					if err == nil {
@@ -624,7 +637,8 @@ func (p *Plan) selectExports(f Filter) error {
 					continue
 				}
 				if l.Code != primary && !l.IsPrimary && l.PublishedProgress < f.MinTranslation {
-					p.Skipped = append(p.Skipped, Skip{e, fmt.Sprintf("%s is %d%% published, below --min-translation %d", l.Code, l.PublishedProgress, f.MinTranslation)})
+					p.Skipped = append(p.Skipped, Skip{Export: e, Setting: setting.MinTranslation,
+						Reason: fmt.Sprintf("%s is %d%% published, below the %d%% asked for", l.Code, l.PublishedProgress, f.MinTranslation)})
 					continue
 				}
 				cp.Exports = append(cp.Exports, e)
@@ -634,14 +648,14 @@ func (p *Plan) selectExports(f Filter) error {
 	if !allVariants {
 		for _, v := range f.Variants {
 			if v != BaseSlug && !seenVariant[v] {
-				return &FilterError{Flag: "--variants", Value: v, Available: append([]string{BaseSlug}, uniq(variantNames)...)}
+				return &FilterError{Setting: setting.Variants, Value: v, Available: append([]string{BaseSlug}, uniq(variantNames)...)}
 			}
 		}
 	}
 	if !allLocales {
 		for _, l := range f.Locales {
 			if !seenLocale[localeKey(l)] {
-				return &FilterError{Flag: "--locales", Value: l, Available: uniq(localeCodes)}
+				return &FilterError{Setting: setting.Locales, Value: l, Available: uniq(localeCodes)}
 			}
 		}
 	}

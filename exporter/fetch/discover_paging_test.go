@@ -12,6 +12,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 )
 
@@ -102,7 +103,7 @@ func TestDiscoveryBoundsHostilePaging(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = fetch.Discover(context.Background(), client, fetch.RetryPolicy{Retryable: api.Retryable}, fetch.Filter{})
+			_, err = fetch.Discover(context.Background(), client, retry.Policy{Retryable: api.Retryable}, fetch.Filter{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one saying %q", err, tt.want)
 			}

@@ -1,22 +1,19 @@
-// Package fetch discovers, plans and fetches the curricula of a run within
-// the Curriculum Content API's rate limits (60 requests a minute and 1000
-// an hour, spec section 8).
+// Package fetch discovers, plans and fetches the curricula of a run
+// through the Curriculum Content API:
 //
-// Requests are the cost unit, so the package is built around one shared
-// pace-setter:
-//
-//   - Limiter paces every request of a run under all limits at once, with
-//     a sliding-window log shared by all workers (never a token bucket,
-//     whose burst sends up to twice a limit in the first window). A 429
-//     pauses everyone until Retry-After, then one probe request goes first;
-//     429s while it believed it had room lower its estimate of the limits,
-//     which then recovers slowly.
+//   - Discover verifies the token and lists what the Filter selects (base
+//     curricula, their variants and locales) into a Plan of exports.
+//   - Fetcher fetches the resolved tree of each export, a few at a time,
+//     checks it (depth, node count, bodies in flight) and normalizes it
+//     into the model.
 //   - Transport is the http.RoundTripper every API request goes through:
-//     the Limiter before each attempt, retries included, then Stats.
-//   - RetryPolicy retries 5xx and transport failures with exponential
-//     backoff and full jitter, bounded attempts and a per-attempt timeout.
-//   - DiskCache keeps ETags and bodies between runs, so that conditional
-//     requests get 304s and reuse what is already known.
+//     the pace.Limiter before each attempt, retries included, then Stats;
+//     it stops sending at the run's request budget or deadline.
 //
-// Concurrency only hides latency; the Limiter sets the pace.
+// Requests are the cost unit, and the other parts of the client live in
+// their own packages: pace paces every request under all the API's rate
+// limits at once (60 requests a minute and 1000 an hour, spec section 8),
+// retry retries 5xx and transport failures with backoff, and etagcache
+// keeps ETags and bodies between runs so that conditional requests get
+// 304s. Concurrency only hides latency; the Limiter sets the pace.
 package fetch

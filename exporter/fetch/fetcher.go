@@ -14,6 +14,8 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/retry"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // Result is the outcome of fetching one export's tree.
@@ -45,7 +47,7 @@ type Result struct {
 // client's transport sets the pace; concurrency only hides latency.
 type Fetcher struct {
 	Client      *api.Client
-	Retry       RetryPolicy
+	Retry       retry.Policy
 	Concurrency int
 	// Skip holds the keys (model.Export.Key) of trees to serve from the
 	// client's cache with no request.
@@ -88,9 +90,14 @@ type TreeTooLargeError struct {
 	Limit int
 }
 
-// Error says what the limit is and how to raise it.
-func (e *TreeTooLargeError) Error() string {
-	return fmt.Sprintf("the tree has more than %d nodes, the most curex exports in one tree (a broken or hostile answer? raise it with --max-tree-nodes)", e.Limit)
+// Error names the setting, and says what the limit is and that it may be
+// raised.
+func (e *TreeTooLargeError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap returns the error as a *setting.Error naming
+// setting.MaxTreeNodes, the setting that raises the limit.
+func (e *TreeTooLargeError) Unwrap() error {
+	return setting.Errorf(setting.MaxTreeNodes, "the tree has more than %d nodes, the most curex exports in one tree (a broken or hostile answer? if not, raise it)", e.Limit)
 }
 
 // check refuses a tree nested deeper than MaxTreeDepth or holding more

@@ -12,6 +12,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 )
 
@@ -34,7 +35,7 @@ func TestFetchStopsAtA401(t *testing.T) {
 	for i := range 50 {
 		exports = append(exports, model.Export{CurriculumID: "c", Variant: string(rune('A' + i%26)), Locale: string(rune('a'+i/26)) + "x"})
 	}
-	f := &fetch.Fetcher{Client: client, Retry: fetch.RetryPolicy{Retryable: api.Retryable}, Concurrency: 3}
+	f := &fetch.Fetcher{Client: client, Retry: retry.Policy{Retryable: api.Retryable}, Concurrency: 3}
 	delivered := 0
 	err = f.Fetch(context.Background(), exports, func(fetch.Result) error { delivered++; return nil })
 	if !errors.Is(err, fetch.ErrFatal) || !errors.Is(err, api.ErrUnauthorized) {
@@ -73,7 +74,7 @@ func TestSlowConsumerDoesNotHoldTheWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := fetch.Discover(context.Background(), client, fetch.RetryPolicy{Retryable: api.Retryable}, fetch.Filter{})
+		plan, err := fetch.Discover(context.Background(), client, retry.Policy{Retryable: api.Retryable}, fetch.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +86,7 @@ func TestSlowConsumerDoesNotHoldTheWorkers(t *testing.T) {
 		discovery := ct.n.Load()
 		hold := make(chan struct{})
 		var calls atomic.Int64
-		f := &fetch.Fetcher{Client: client, Retry: fetch.RetryPolicy{Retryable: api.Retryable}, Concurrency: concurrency}
+		f := &fetch.Fetcher{Client: client, Retry: retry.Policy{Retryable: api.Retryable}, Concurrency: concurrency}
 		done := make(chan error)
 		go func() {
 			done <- f.Fetch(context.Background(), exports, func(r fetch.Result) error {
@@ -122,13 +123,13 @@ func TestConsumerErrorStopsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := fetch.Discover(context.Background(), client, fetch.RetryPolicy{Retryable: api.Retryable}, fetch.Filter{})
+		plan, err := fetch.Discover(context.Background(), client, retry.Policy{Retryable: api.Retryable}, fetch.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		boom := errors.New("disk full")
 		calls := 0
-		f := &fetch.Fetcher{Client: client, Retry: fetch.RetryPolicy{Retryable: api.Retryable}, Concurrency: 3}
+		f := &fetch.Fetcher{Client: client, Retry: retry.Policy{Retryable: api.Retryable}, Concurrency: 3}
 		err = f.Fetch(context.Background(), plan.Exports(), func(fetch.Result) error {
 			calls++
 			if calls == 2 {
@@ -155,7 +156,7 @@ func TestCancelledRunDeliversWhatItFetched(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := fetch.Discover(context.Background(), client, fetch.RetryPolicy{Retryable: api.Retryable}, fetch.Filter{})
+		plan, err := fetch.Discover(context.Background(), client, retry.Policy{Retryable: api.Retryable}, fetch.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +164,7 @@ func TestCancelledRunDeliversWhatItFetched(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		hold := make(chan struct{})
 		var calls atomic.Int64
-		f := &fetch.Fetcher{Client: client, Retry: fetch.RetryPolicy{Retryable: api.Retryable}, Concurrency: 2}
+		f := &fetch.Fetcher{Client: client, Retry: retry.Policy{Retryable: api.Retryable}, Concurrency: 2}
 		done := make(chan error)
 		go func() {
 			done <- f.Fetch(ctx, plan.Exports(), func(fetch.Result) error {

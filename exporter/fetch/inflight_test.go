@@ -12,6 +12,7 @@ import (
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 )
 
@@ -77,7 +78,7 @@ func TestBodiesInFlightBounded(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				plan, err := fetch.Discover(context.Background(), client, fetch.RetryPolicy{Retryable: api.Retryable}, fetch.Filter{})
+				plan, err := fetch.Discover(context.Background(), client, retry.Policy{Retryable: api.Retryable}, fetch.Filter{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -85,7 +86,7 @@ func TestBodiesInFlightBounded(t *testing.T) {
 				discovery := bt.read.Load()
 				hold := make(chan struct{})
 				var calls atomic.Int64
-				f := &fetch.Fetcher{Client: client, Retry: fetch.RetryPolicy{Retryable: api.Retryable}, Concurrency: 3, BodyBytesInFlight: tt.budget}
+				f := &fetch.Fetcher{Client: client, Retry: retry.Policy{Retryable: api.Retryable}, Concurrency: 3, BodyBytesInFlight: tt.budget}
 				done := make(chan error)
 				go func() {
 					done <- f.Fetch(context.Background(), exports, func(r fetch.Result) error {

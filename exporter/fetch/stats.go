@@ -1,15 +1,13 @@
 package fetch
 
 import (
-	"fmt"
 	"net/http"
 	"sync/atomic"
-	"time"
 )
 
 // Stats counts what a run's requests met. Transport fills it; the retry
-// policy's OnRetry hook adds the retries (see AddRetry and OnRetry). The
-// zero Stats is ready to use, and it is safe for concurrent use. A nil
+// policy's OnRetry hook adds the retries (AddRetry). The zero Stats is
+// ready to use, and it is safe for concurrent use. A nil
 // *Stats ignores every count.
 type Stats struct {
 	// Requests counts attempts sent (retries included).
@@ -71,9 +69,6 @@ func (s *Stats) AddRetry() {
 	}
 }
 
-// OnRetry counts one retry; its signature fits RetryPolicy.OnRetry.
-func (s *Stats) OnRetry(int, error, time.Duration) { s.AddRetry() }
-
 // addRequest counts one attempt sent.
 func (s *Stats) addRequest() {
 	if s != nil {
@@ -102,17 +97,4 @@ func (s *Stats) addStatus(status int) {
 	default:
 		s.Other.Add(1)
 	}
-}
-
-// String summarizes the counts on one line, for a run's closing summary.
-func (s StatsSnapshot) String() string {
-	str := fmt.Sprintf("%d requests: %d ok, %d not modified, %d rate-limited, %d server errors, %d client errors, %d transport errors; %d retries",
-		s.Requests, s.OK, s.NotModified, s.RateLimited, s.ServerErrors, s.ClientErrors, s.TransportErrors, s.Retries)
-	if s.Other > 0 {
-		str += fmt.Sprintf("; %d other answers", s.Other)
-	}
-	if s.CutShort > 0 {
-		str += fmt.Sprintf("; %d cut short", s.CutShort)
-	}
-	return str
 }

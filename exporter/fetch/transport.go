@@ -8,21 +8,34 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/retry"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // ErrBudget is returned by Transport.RoundTrip, without sending anything,
-// once MaxRequests attempts have been sent.
-var ErrBudget = errors.New("request budget (--max-requests) used up")
+// once MaxRequests attempts have been sent. It names the setting
+// max_requests (setting.Of finds it) and matches retry.ErrFinal: no retry
+// can cure it.
+var ErrBudget error = &stopError{setting.Error{Name: setting.MaxRequests, Err: errors.New("request budget used up")}}
 
 // ErrDeadline is returned by Transport.RoundTrip, without sending
-// anything, once the run's deadline has come. errors.Is(ErrDeadline,
-// ErrBudget) is true: a run treats both alike.
-var ErrDeadline error = deadlineError{}
+// anything, once the run's deadline has come. It names the setting
+// deadline and matches retry.ErrFinal. errors.Is(ErrDeadline, ErrBudget)
+// is true: a run treats both alike.
+var ErrDeadline error = &stopError{setting.Error{Name: setting.Deadline, Err: errors.New("the run's deadline has come")}}
 
-type deadlineError struct{}
+// stopError is a request a limit of the run does not let leave.
+type stopError struct{ se setting.Error }
 
-func (deadlineError) Error() string        { return "the run's deadline (--deadline) has come" }
-func (deadlineError) Is(target error) bool { return target == ErrBudget }
+func (e *stopError) Error() string { return e.se.Error() }
+
+// Unwrap makes the error match its setting and retry.ErrFinal.
+func (e *stopError) Unwrap() []error { return []error{&e.se, retry.ErrFinal} }
+
+// Is makes both ErrBudget and ErrDeadline match ErrBudget.
+func (e *stopError) Is(target error) bool { return target == ErrBudget }
 
 // Transport is the http.RoundTripper every API request goes through: it
 // waits for the Limiter before each attempt (retries included, since each
@@ -30,15 +43,15 @@ func (deadlineError) Is(target error) bool { return target == ErrBudget }
 // Limiter and counts it in Stats.
 //
 // Time spent waiting for the Limiter does not count against a
-// RetryPolicy's AttemptTimeout: the attempt's clock stops while the
-// request waits its turn.
+// retry.Policy's AttemptTimeout: the attempt's clock stops while the
+// request waits its turn (retry.Hold).
 //
 // A Transport must not be copied after first use.
 type Transport struct {
 	// Base sends the requests; nil means http.DefaultTransport.
 	Base http.RoundTripper
 	// Limiter paces the requests; nil means no pacing.
-	Limiter *Limiter
+	Limiter *pace.Limiter
 	// Stats counts the attempts and answers; nil means no counting.
 	Stats *Stats
 	// MaxRequests bounds the attempts sent; 0 means unlimited. Past it,
@@ -65,9 +78,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, ErrDeadline
 	}
-	var ticket Ticket
+	var ticket pace.Ticket
 	if t.Limiter != nil {
-		resume := holdAttempt(req.Context())
+		resume := retry.Hold(req.Context())
 		actx := req.Context()
 		if !t.Deadline.IsZero() {
 			var cancel context.CancelFunc
@@ -123,9 +136,6 @@ func (b *countedBody) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// Sent returns how many attempts the Transport has sent (or is sending).
-func (t *Transport) Sent() int64 { return t.sent.Load() }
 
 func closeBody(req *http.Request) {
 	if req.Body != nil {

@@ -3,6 +3,7 @@ package fetch_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -16,9 +17,13 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/pace/pacetest"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/setting"
 )
 
 const trToken = "sandbox-riverbend-token"
@@ -94,15 +99,15 @@ func trHandler(t testing.TB, opts sandbox.Options) *sandbox.Handler {
 type trSetup struct {
 	client  *http.Client
 	tr      *fetch.Transport
-	limiter *fetch.Limiter
+	limiter *pace.Limiter
 	stats   *fetch.Stats
 	rec     *trRecorder
 }
 
-func trNew(t testing.TB, server sandbox.Options, lo fetch.LimiterOptions, maxRequests int64) *trSetup {
+func trNew(t testing.TB, server sandbox.Options, lo pace.LimiterOptions, maxRequests int64) *trSetup {
 	t.Helper()
 	s := &trSetup{stats: &fetch.Stats{}, rec: &trRecorder{base: &sandbox.Transport{Handler: trHandler(t, server)}}}
-	s.limiter = fetch.NewLimiter(lo)
+	s.limiter = pace.NewLimiter(lo)
 	s.tr = &fetch.Transport{Base: s.rec, Limiter: s.limiter, Stats: s.stats, MaxRequests: maxRequests}
 	s.client = &http.Client{Transport: s.tr}
 	return s
@@ -185,8 +190,8 @@ func TestTransportEarnsNo429(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ls := paceLimits(t, tt.limits)
-				s := trNew(t, sandbox.Options{Limits: ls, Latency: tt.latency, RateLimitHeaders: tt.headers}, fetch.LimiterOptions{Limits: ls}, 0)
+				ls := pacetest.Limits(t, tt.limits)
+				s := trNew(t, sandbox.Options{Limits: ls, Latency: tt.latency, RateLimitHeaders: tt.headers}, pace.LimiterOptions{Limits: ls}, 0)
 				if n := s.run(t, t.Context(), tt.workers, tt.k); n != 0 {
 					t.Errorf("earned %d × 429", n)
 				}
@@ -196,14 +201,14 @@ func TestTransportEarnsNo429(t *testing.T) {
 				}
 				arr := s.rec.arrivals()
 				for _, lim := range ls {
-					if peak := pacePeak(arr, lim.Window); peak > lim.Count {
+					if peak := pacetest.Peak(arr, lim.Window); peak > lim.Count {
 						t.Errorf("%v: the server saw %d in one window", lim, peak)
 					} else if tt.k >= lim.Count && float64(peak) < 0.98*float64(lim.Count) {
 						t.Errorf("%v: busiest window holds %d, under 98%%", lim, peak)
 					}
 				}
 				span := arr[len(arr)-1].Sub(arr[0])
-				minimum := paceGreedy(tt.k, ls)[tt.k-1]
+				minimum := pacetest.Greedy(tt.k, ls)[tt.k-1]
 				if ratio := float64(span) / float64(minimum); ratio > 1.05 {
 					t.Errorf("span %v is %.3f × the minimum %v", span, ratio, minimum)
 				}
@@ -236,8 +241,8 @@ func TestTransportSecondConsumer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := trNew(t, sandbox.Options{Limits: paceLimits(t, tt.server), OmitRetryAfter: tt.omitRetry, RateLimitHeaders: tt.headers, Latency: sandbox.Latency{Base: 10 * time.Millisecond}},
-					fetch.LimiterOptions{Limits: paceLimits(t, tt.client)}, 0)
+				s := trNew(t, sandbox.Options{Limits: pacetest.Limits(t, tt.server), OmitRetryAfter: tt.omitRetry, RateLimitHeaders: tt.headers, Latency: sandbox.Latency{Base: 10 * time.Millisecond}},
+					pace.LimiterOptions{Limits: pacetest.Limits(t, tt.client)}, 0)
 				start := time.Now()
 				n := s.run(t, t.Context(), 4, tt.k)
 				st := s.stats.Snapshot()
@@ -295,7 +300,7 @@ func TestTransportMaxRequests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.workers)+"x"+strconv.Itoa(tt.each)+"/max="+strconv.FormatInt(tt.max, 10), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := trNew(t, sandbox.Options{Limits: ratelimit.Limits{}}, fetch.LimiterOptions{Limits: paceLimits(t, "20/1s")}, tt.max)
+				s := trNew(t, sandbox.Options{Limits: ratelimit.Limits{}}, pace.LimiterOptions{Limits: pacetest.Limits(t, "20/1s")}, tt.max)
 				var ok, budget atomic.Int64
 				var wg sync.WaitGroup
 				for range tt.workers {
@@ -327,12 +332,23 @@ func TestTransportMaxRequests(t *testing.T) {
 	}
 }
 
+// fill lets one request leave l, answered at once, outside any Transport:
+// under a limit of one request per window, the next waits a window.
+func fill(t *testing.T, l *pace.Limiter) {
+	t.Helper()
+	tk, err := l.Acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Done(tk, http.StatusOK, nil)
+}
+
 // TestTransportCancelWhileWaiting checks that a request canceled while it
 // waits for the limiter is not sent nor counted.
 func TestTransportCancelWhileWaiting(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := trNew(t, sandbox.Options{}, fetch.LimiterOptions{}, 10)
-		s.limiter.Pause(time.Hour)
+		s := trNew(t, sandbox.Options{}, pace.LimiterOptions{Limits: pacetest.Limits(t, "1/1h")}, 10)
+		fill(t, s.limiter)
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		start := time.Now()
@@ -360,7 +376,7 @@ func TestTransportCountsStatuses(t *testing.T) {
 			return &http.Response{StatusCode: c, Header: http.Header{"Retry-After": {"1"}}, Body: http.NoBody, Request: req}, nil
 		})
 		stats := &fetch.Stats{}
-		tr := &fetch.Transport{Base: base, Limiter: fetch.NewLimiter(fetch.LimiterOptions{Limits: ratelimit.Limits{}}), Stats: stats}
+		tr := &fetch.Transport{Base: base, Limiter: pace.NewLimiter(pace.LimiterOptions{Limits: ratelimit.Limits{}}), Stats: stats}
 		for range codes {
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://x.test/", nil)
 			if resp, err := tr.RoundTrip(req); err == nil {
@@ -427,12 +443,16 @@ func TestTransportRetryAttemptClock(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				s := trNew(t, sandbox.Options{Latency: sandbox.Latency{Base: tt.latency}}, fetch.LimiterOptions{}, 0)
+				lo := pace.LimiterOptions{}
 				if tt.pause > 0 {
-					s.limiter.Pause(tt.pause)
+					lo.Limits = ratelimit.Limits{{Count: 1, Window: tt.pause}}
+				}
+				s := trNew(t, sandbox.Options{Latency: sandbox.Latency{Base: tt.latency}}, lo, 0)
+				if tt.pause > 0 {
+					fill(t, s.limiter)
 				}
 				attempts := 0
-				p := fetch.RetryPolicy{MaxAttempts: 3, AttemptTimeout: 10 * time.Second, Retryable: func(error) bool { return false }, Rand: func() float64 { return 0 }}
+				p := retry.Policy{MaxAttempts: 3, AttemptTimeout: 10 * time.Second, Retryable: func(error) bool { return false }, Rand: func() float64 { return 0 }}
 				err := p.Do(t.Context(), func(ctx context.Context) error {
 					attempts++
 					status, err := s.get(ctx, "/api/v1/me")
@@ -490,7 +510,7 @@ func TestTransportDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := &fetch.Transport{Base: base, Limiter: fetch.NewLimiter(fetch.LimiterOptions{Limits: limits}), Deadline: time.Now().Add(30 * time.Second)}
+		tr := &fetch.Transport{Base: base, Limiter: pace.NewLimiter(pace.LimiterOptions{Limits: limits}), Deadline: time.Now().Add(30 * time.Second)}
 		get := func() error {
 			req, _ := http.NewRequest(http.MethodGet, "http://localhost/api/v1/me", nil)
 			resp, err := tr.RoundTrip(req)
@@ -520,4 +540,36 @@ func TestTransportDeadline(t *testing.T) {
 			t.Errorf("sent %d (Sent %d), want 2", sent, tr.Sent())
 		}
 	})
+}
+
+// TestStopErrors: the errors of a request the run's limits keep back
+// name the setting that set the limit, and no retry is made for them.
+func TestStopErrors(t *testing.T) {
+	tests := []struct {
+		err        error
+		setting    string
+		isBudget   bool
+		isDeadline bool
+	}{
+		{fmt.Errorf("get /me: %w", fetch.ErrBudget), setting.MaxRequests, true, false},
+		{fmt.Errorf("get /me: %w", fetch.ErrDeadline), setting.Deadline, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.setting, func(t *testing.T) {
+			se, ok := setting.Of(tt.err)
+			if !ok || se.Name != tt.setting {
+				t.Errorf("%v names setting %v, want %s", tt.err, se, tt.setting)
+			}
+			if !strings.HasPrefix(tt.err.Error(), "get /me: "+tt.setting+": ") {
+				t.Errorf("message %q does not lead with the setting", tt.err)
+			}
+			if !errors.Is(tt.err, retry.ErrFinal) {
+				t.Errorf("%v is not final: a retry policy would retry it", tt.err)
+			}
+			if errors.Is(tt.err, fetch.ErrBudget) != tt.isBudget || errors.Is(tt.err, fetch.ErrDeadline) != tt.isDeadline {
+				t.Errorf("%v: is budget %v, is deadline %v; want %v, %v", tt.err,
+					errors.Is(tt.err, fetch.ErrBudget), errors.Is(tt.err, fetch.ErrDeadline), tt.isBudget, tt.isDeadline)
+			}
+		})
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // Mode is how unchanged trees are revalidated (--revalidate).
@@ -47,9 +48,10 @@ type Policy struct {
 // DefaultPolicy is rolling revalidation within DefaultWindow.
 func DefaultPolicy() Policy { return Policy{Mode: Rolling, Window: DefaultWindow} }
 
-// ParsePolicy reads --revalidate (rolling, always or never; empty means
-// rolling) and --revalidate-within (a duration such as 7d, 36h or 90m;
-// empty means DefaultWindow).
+// ParsePolicy reads the settings revalidate (rolling, always or never;
+// empty means rolling) and revalidate_within (a duration such as 7d, 36h
+// or 90m; empty means DefaultWindow). Its errors are *setting.Error naming
+// the one that is wrong.
 func ParsePolicy(revalidate, within string) (Policy, error) {
 	p := DefaultPolicy()
 	switch strings.ToLower(strings.TrimSpace(revalidate)) {
@@ -59,15 +61,15 @@ func ParsePolicy(revalidate, within string) (Policy, error) {
 	case "never":
 		p.Mode = Never
 	default:
-		return p, fmt.Errorf("--revalidate %q: want rolling, always or never", revalidate)
+		return p, setting.Errorf(setting.Revalidate, "%q: want rolling, always or never", revalidate)
 	}
 	if strings.TrimSpace(within) != "" {
 		d, err := ParseDays(within)
 		if err != nil {
-			return p, fmt.Errorf("--revalidate-within: %w", err)
+			return p, &setting.Error{Name: setting.RevalidateWithin, Err: err}
 		}
 		if d < time.Hour {
-			return p, fmt.Errorf("--revalidate-within %q: want at least 1h", within)
+			return p, setting.Errorf(setting.RevalidateWithin, "%q: want at least 1h", within)
 		}
 		p.Window = d
 	}

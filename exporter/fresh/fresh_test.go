@@ -13,6 +13,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/setting"
 )
 
 var t0 = time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
@@ -120,16 +121,19 @@ func TestParsePolicy(t *testing.T) {
 		{"never", "36h", Policy{Never, 36 * time.Hour}, ""},
 		{"rolling", "1.5d", Policy{Rolling, 36 * time.Hour}, ""},
 		{"rolling", "2d12h", Policy{Rolling, 60 * time.Hour}, ""},
-		{"sometimes", "", Policy{}, `--revalidate "sometimes": want rolling, always or never`},
-		{"", "soon", Policy{}, `--revalidate-within: "soon" is not a duration`},
+		{"sometimes", "", Policy{}, `revalidate: "sometimes": want rolling, always or never`},
+		{"", "soon", Policy{}, `revalidate_within: "soon" is not a duration`},
 		{"", "-3d", Policy{}, "is not a duration"},
-		{"", "10m", Policy{}, "want at least 1h"},
+		{"", "10m", Policy{}, `revalidate_within: "10m": want at least 1h`},
 		{"", "0d", Policy{}, "not a positive duration"},
 	} {
 		got, err := ParsePolicy(tc.revalidate, tc.within)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("ParsePolicy(%q, %q) error = %v, want %q", tc.revalidate, tc.within, err, tc.err)
+			}
+			if se, ok := setting.Of(err); !ok || (se.Name != setting.Revalidate && se.Name != setting.RevalidateWithin) {
+				t.Errorf("ParsePolicy(%q, %q) error %v names no revalidation setting", tc.revalidate, tc.within, err)
 			}
 			continue
 		}

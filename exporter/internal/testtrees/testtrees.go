@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -43,7 +44,7 @@ func Fetch(ctx context.Context, ds *dataset.Dataset, token string, f fetch.Filte
 	if err != nil {
 		return nil, err
 	}
-	retry := fetch.RetryPolicy{MaxAttempts: 1}
+	retry := retry.Policy{MaxAttempts: 1}
 	plan, err := fetch.Discover(ctx, client, retry, f)
 	if err != nil {
 		return nil, fmt.Errorf("discover: %w", err)

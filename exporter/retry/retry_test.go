@@ -1,4 +1,4 @@
-package fetch_test
+package retry_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/retry"
 )
 
 var (
@@ -44,7 +44,7 @@ func TestRetryBackoff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("base=%v/max=%v/attempt=%d/r=%g", tt.base, tt.max, tt.attempt, tt.r), func(t *testing.T) {
-			p := fetch.RetryPolicy{BaseDelay: tt.base, MaxDelay: tt.max, Rand: func() float64 { return tt.r }}
+			p := retry.Policy{BaseDelay: tt.base, MaxDelay: tt.max, Rand: func() float64 { return tt.r }}
 			if got := p.Backoff(tt.attempt); got != tt.want {
 				t.Errorf("Backoff(%d) = %v, want %v", tt.attempt, got, tt.want)
 			}
@@ -57,7 +57,7 @@ func TestRetryBackoff(t *testing.T) {
 func TestRetryDo(t *testing.T) {
 	tests := []struct {
 		name string
-		p    fetch.RetryPolicy
+		p    retry.Policy
 		// errs are the errors of the attempts, in order; past the end, nil.
 		errs         []error
 		wantAttempts int
@@ -67,26 +67,26 @@ func TestRetryDo(t *testing.T) {
 	}{
 		{
 			name:         "succeeds at once",
-			p:            fetch.RetryPolicy{Retryable: retryableFlaky},
+			p:            retry.Policy{Retryable: retryableFlaky},
 			wantAttempts: 1,
 		},
 		{
 			name:         "succeeds after two failures",
-			p:            fetch.RetryPolicy{Retryable: retryableFlaky},
+			p:            retry.Policy{Retryable: retryableFlaky},
 			errs:         []error{errFlaky, errFlaky},
 			wantAttempts: 3,
 			wantWaits:    []time.Duration{250 * time.Millisecond, 500 * time.Millisecond},
 		},
 		{
 			name:         "non-retryable at once",
-			p:            fetch.RetryPolicy{Retryable: retryableFlaky},
+			p:            retry.Policy{Retryable: retryableFlaky},
 			errs:         []error{errFatal},
 			wantAttempts: 1,
 			wantErr:      errFatal,
 		},
 		{
 			name:         "non-retryable after a retry",
-			p:            fetch.RetryPolicy{Retryable: retryableFlaky},
+			p:            retry.Policy{Retryable: retryableFlaky},
 			errs:         []error{errFlaky, errFatal},
 			wantAttempts: 2,
 			wantWaits:    []time.Duration{250 * time.Millisecond},
@@ -94,7 +94,7 @@ func TestRetryDo(t *testing.T) {
 		},
 		{
 			name:         "attempts run out",
-			p:            fetch.RetryPolicy{Retryable: retryableFlaky},
+			p:            retry.Policy{Retryable: retryableFlaky},
 			errs:         []error{errFlaky, errFlaky, errFlaky, errFlaky, errFlaky, errFlaky, errFlaky},
 			wantAttempts: 6,
 			wantWaits:    []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second},
@@ -103,7 +103,7 @@ func TestRetryDo(t *testing.T) {
 		},
 		{
 			name:         "MaxAttempts 1",
-			p:            fetch.RetryPolicy{MaxAttempts: 1, Retryable: retryableFlaky},
+			p:            retry.Policy{MaxAttempts: 1, Retryable: retryableFlaky},
 			errs:         []error{errFlaky},
 			wantAttempts: 1,
 			wantErr:      errFlaky,
@@ -111,14 +111,14 @@ func TestRetryDo(t *testing.T) {
 		},
 		{
 			name:         "backoff bounded by MaxDelay",
-			p:            fetch.RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 3 * time.Second, Retryable: retryableFlaky},
+			p:            retry.Policy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 3 * time.Second, Retryable: retryableFlaky},
 			errs:         []error{errFlaky, errFlaky, errFlaky, errFlaky},
 			wantAttempts: 5,
 			wantWaits:    []time.Duration{500 * time.Millisecond, time.Second, 1500 * time.Millisecond, 1500 * time.Millisecond},
 		},
 		{
 			name: "RetryAfter waits at least that long",
-			p: fetch.RetryPolicy{Retryable: retryableFlaky, RetryAfter: func(err error) (time.Duration, bool) {
+			p: retry.Policy{Retryable: retryableFlaky, RetryAfter: func(err error) (time.Duration, bool) {
 				return 10 * time.Second, errors.Is(err, errFlaky)
 			}},
 			errs:         []error{errFlaky, errFlaky},
@@ -127,7 +127,7 @@ func TestRetryDo(t *testing.T) {
 		},
 		{
 			name: "RetryAfter shorter than the backoff",
-			p: fetch.RetryPolicy{BaseDelay: time.Minute, MaxDelay: time.Hour, Retryable: retryableFlaky, RetryAfter: func(error) (time.Duration, bool) {
+			p: retry.Policy{BaseDelay: time.Minute, MaxDelay: time.Hour, Retryable: retryableFlaky, RetryAfter: func(error) (time.Duration, bool) {
 				return time.Second, true
 			}},
 			errs:         []error{errFlaky},
@@ -136,7 +136,7 @@ func TestRetryDo(t *testing.T) {
 		},
 		{
 			name: "RetryAfter says nothing (a 429)",
-			p: fetch.RetryPolicy{Retryable: retryableFlaky, RetryAfter: func(error) (time.Duration, bool) {
+			p: retry.Policy{Retryable: retryableFlaky, RetryAfter: func(error) (time.Duration, bool) {
 				return 0, false
 			}},
 			errs:         []error{errFlaky},
@@ -144,15 +144,15 @@ func TestRetryDo(t *testing.T) {
 			wantWaits:    []time.Duration{250 * time.Millisecond},
 		},
 		{
-			name:         "ErrBudget is never retried",
-			p:            fetch.RetryPolicy{Retryable: func(error) bool { return true }},
-			errs:         []error{fmt.Errorf("get: %w", fetch.ErrBudget)},
+			name:         "ErrFinal is never retried",
+			p:            retry.Policy{Retryable: func(error) bool { return true }},
+			errs:         []error{fmt.Errorf("get: %w", retry.ErrFinal)},
 			wantAttempts: 1,
-			wantErr:      fetch.ErrBudget,
+			wantErr:      retry.ErrFinal,
 		},
 		{
 			name:         "nil Retryable retries nothing",
-			p:            fetch.RetryPolicy{},
+			p:            retry.Policy{},
 			errs:         []error{errFlaky},
 			wantAttempts: 1,
 			wantErr:      errFlaky,
@@ -199,7 +199,7 @@ func TestRetryDo(t *testing.T) {
 				case tt.wantErr != nil && !errors.Is(err, tt.wantErr):
 					t.Errorf("error %v, want %v", err, tt.wantErr)
 				}
-				var re *fetch.RetryError
+				var re *retry.Error
 				if errors.As(err, &re) != tt.wantRetryErr {
 					t.Errorf("error %v (%T): RetryError %v, want %v", err, err, re != nil, tt.wantRetryErr)
 				} else if re != nil && re.Attempts != tt.wantAttempts {
@@ -233,7 +233,7 @@ func TestRetryContextDone(t *testing.T) {
 				if tt.cancelAfter > 0 {
 					time.AfterFunc(tt.cancelAfter, cancel)
 				}
-				p := fetch.RetryPolicy{BaseDelay: time.Minute, MaxDelay: time.Minute, Retryable: func(error) bool { return true }, Rand: func() float64 { return 0.9 }}
+				p := retry.Policy{BaseDelay: time.Minute, MaxDelay: time.Minute, Retryable: func(error) bool { return true }, Rand: func() float64 { return 0.9 }}
 				attempts := 0
 				start := time.Now()
 				err := p.Do(ctx, func(context.Context) error {
@@ -274,7 +274,7 @@ func TestRetryAttemptTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				p := fetch.RetryPolicy{MaxAttempts: 3, AttemptTimeout: tt.timeout, Retryable: retryableFlaky, Rand: func() float64 { return 0 }}
+				p := retry.Policy{MaxAttempts: 3, AttemptTimeout: tt.timeout, Retryable: retryableFlaky, Rand: func() float64 { return 0 }}
 				attempts := 0
 				start := time.Now()
 				err := p.Do(t.Context(), func(ctx context.Context) error {
@@ -294,7 +294,7 @@ func TestRetryAttemptTimeout(t *testing.T) {
 					t.Fatalf("%d attempts in %v: %v", attempts, time.Since(start), err)
 				}
 				if tt.wantErr {
-					var re *fetch.RetryError
+					var re *retry.Error
 					if !errors.As(err, &re) || !errors.Is(err, context.DeadlineExceeded) {
 						t.Errorf("error %v, want a RetryError matching context.DeadlineExceeded", err)
 					}
@@ -320,7 +320,7 @@ func TestRetryThrottledDoesNotUseAttempts(t *testing.T) {
 		}
 		for _, tt := range tests {
 			calls := 0
-			p := fetch.RetryPolicy{
+			p := retry.Policy{
 				MaxAttempts: 3, MaxThrottled: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond,
 				Retryable: func(error) bool { return true },
 				Throttled: func(err error) bool { return errors.Is(err, errThrottled) },

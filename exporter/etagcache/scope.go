@@ -1,4 +1,4 @@
-package fetch
+package etagcache
 
 import (
 	"crypto/sha256"
@@ -147,13 +147,6 @@ func (c *ScopedCache) Bind(s Scope) (string, error) {
 	}
 	c.disk, c.dir, c.origin, c.touched = d, dir, nil, nil
 	return dir, nil
-}
-
-// Dir returns the folder of the bound scope, or "" before Bind.
-func (c *ScopedCache) Dir() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.dir
 }
 
 // current returns the DiskCache to use now, noting key when unbound.

@@ -1,4 +1,4 @@
-package fetch
+package etagcache
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/curex/curex/exporter/etagcache/internal/entry"
 )
 
 func dcOpen(t testing.TB) *DiskCache {
@@ -68,7 +70,7 @@ func TestDiskCacheRoundTrip(t *testing.T) {
 		{"empty body", "/empty", `"e"`, []byte{}},
 		{"empty ETag", "/no-etag", "", []byte("body")},
 		{"large body", "/large", `"large"`, dcBody(5<<20, 1)},
-		{"long key", strings.Repeat("k", maxCacheKey), `"e"`, []byte("b")},
+		{"long key", strings.Repeat("k", entry.MaxKey), `"e"`, []byte("b")},
 	}
 	c := dcOpen(t)
 	for _, tt := range tests {
@@ -125,10 +127,10 @@ func TestDiskCacheMissOverwriteDelete(t *testing.T) {
 
 func TestDiskCachePutRejects(t *testing.T) {
 	c := dcOpen(t)
-	if err := c.Put(strings.Repeat("k", maxCacheKey+1), `"e"`, nil); err == nil {
+	if err := c.Put(strings.Repeat("k", entry.MaxKey+1), `"e"`, nil); err == nil {
 		t.Error("a key over the limit was stored")
 	}
-	if err := c.Put("/k", strings.Repeat("e", maxCacheETag+1), nil); err == nil {
+	if err := c.Put("/k", strings.Repeat("e", entry.MaxETag+1), nil); err == nil {
 		t.Error("an ETag over the limit was stored")
 	}
 }
@@ -148,15 +150,15 @@ func TestDiskCacheCorrupt(t *testing.T) {
 		{"flip a key length byte", func(d []byte) []byte { d[11] ^= 1; return d }},
 		{"flip a body length byte", func(d []byte) []byte { d[23] ^= 1; return d }},
 		{"flip a checksum byte", func(d []byte) []byte { d[30] ^= 0x80; return d }},
-		{"flip a key byte", func(d []byte) []byte { d[entryHeaderLen+3] ^= 1; return d }},
-		{"flip an ETag byte", func(d []byte) []byte { d[entryHeaderLen+len(key)+1] ^= 1; return d }},
+		{"flip a key byte", func(d []byte) []byte { d[entry.HeaderLen+3] ^= 1; return d }},
+		{"flip an ETag byte", func(d []byte) []byte { d[entry.HeaderLen+len(key)+1] ^= 1; return d }},
 		{"flip a body byte", func(d []byte) []byte { d[len(d)-1] ^= 1; return d }},
 		{"truncated to nothing", func(d []byte) []byte { return d[:0] }},
 		{"truncated in the header", func(d []byte) []byte { return d[:10] }},
 		{"truncated in the body", func(d []byte) []byte { return d[:len(d)-1] }},
 		{"a byte too many", func(d []byte) []byte { return append(d, 0) }},
 		{"another key's entry", func([]byte) []byte {
-			return encodeEntry(cacheEntry{Key: "/api/v1/curricula/102", ETag: `"e"`, Body: []byte("{}")})
+			return entry.Encode(entry.Entry{Key: "/api/v1/curricula/102", ETag: `"e"`, Body: []byte("{}")})
 		}},
 	}
 	for _, tt := range tests {
@@ -200,7 +202,7 @@ func TestDiskCacheIgnoresLeftovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	leftover := path + ".tmp-123456"
-	half := encodeEntry(cacheEntry{Key: key, ETag: `"half"`, Body: []byte("half a body")})
+	half := entry.Encode(entry.Entry{Key: key, ETag: `"half"`, Body: []byte("half a body")})
 	if err := os.WriteFile(leftover, half[:len(half)/2], 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -280,84 +282,5 @@ func TestDiskCacheConcurrent(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*", "*.tmp-*"))
 	if len(matches) != 0 {
 		t.Errorf("temporary files left: %v", matches)
-	}
-}
-
-func TestEntryRoundTrip(t *testing.T) {
-	for _, e := range []cacheEntry{
-		{},
-		{Key: "k", ETag: "e", Body: []byte("b")},
-		{Key: strings.Repeat("k", maxCacheKey), ETag: strings.Repeat("e", maxCacheETag), Body: dcBody(1<<20, 3)},
-	} {
-		data := encodeEntry(e)
-		if len(data) != entryHeaderLen+len(e.Key)+len(e.ETag)+len(e.Body) {
-			t.Errorf("entry of %d bytes", len(data))
-		}
-		got, err := decodeEntry(data)
-		if err != nil || got.Key != e.Key || got.ETag != e.ETag || !bytes.Equal(got.Body, e.Body) {
-			t.Errorf("decode(encode(%q, %q, %d bytes)) = %q, %q, %d bytes, %v", e.Key, e.ETag, len(e.Body), got.Key, got.ETag, len(got.Body), err)
-		}
-	}
-}
-
-// FuzzDecodeEntry feeds the entry parser arbitrary bytes: it never panics,
-// and whatever it accepts re-encodes to the same bytes.
-func FuzzDecodeEntry(f *testing.F) {
-	f.Add([]byte{})
-	f.Add([]byte(entryMagic))
-	f.Add(encodeEntry(cacheEntry{}))
-	f.Add(encodeEntry(cacheEntry{Key: "/api/v1/me", ETag: `"abc"`, Body: []byte(`{"data":{}}`)}))
-	f.Add(encodeEntry(cacheEntry{Key: "k", ETag: "", Body: dcBody(300, 4)}))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := decodeEntry(data)
-		if err != nil {
-			return
-		}
-		if again := encodeEntry(e); !bytes.Equal(again, data) {
-			t.Fatalf("re-encoded entry differs:\n%x\n%x", again, data)
-		}
-	})
-}
-
-func TestDiskCacheVerify(t *testing.T) {
-	c, err := OpenDiskCache(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"/a", "/b", "/c"} {
-		if err := c.Put(k, `"e"`, []byte("body of "+k)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Folders beside the entries (the run state, a publishing copy) hold
-	// no entries.
-	for _, f := range []string{"state/state.json", "state/journal.jsonl", "publish/x/index.html", "README"} {
-		p := filepath.Join(c.Dir(), filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("not an entry"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if good, bad, err := c.Verify(); err != nil || good != 3 || len(bad) != 0 {
-		t.Fatalf("Verify = %d, %v, %v; want 3 good entries", good, bad, err)
-	}
-	// Damage one entry and leave a temporary file behind.
-	p := c.path("/b")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data[len(data)-1] ^= 0xff
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p+".tmp-123", []byte("half"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	good, bad, err := c.Verify()
-	if err != nil || good != 2 || len(bad) != 1 || bad[0] != p {
-		t.Fatalf("Verify = %d, %v, %v; want 2 good and %s bad", good, bad, err, p)
 	}
 }

@@ -1,4 +1,4 @@
-package fetch
+package pace
 
 import (
 	"context"
@@ -58,8 +58,8 @@ type LimiterOptions struct {
 	// Retry-After header; 0 means DefaultRetryAfter.
 	DefaultRetryAfter time.Duration
 	// ProbeTimeout is how long the others wait, after a pause, for the
-	// probe request to report back (Done or Observe) before they go on
-	// anyway; 0 means DefaultProbeTimeout.
+	// probe request to report back (Done) before they go on anyway; 0
+	// means DefaultProbeTimeout.
 	ProbeTimeout time.Duration
 	// Now is the clock; nil means time.Now, which testing/synctest fakes.
 	// Waits use timers, so a replacement must move with real (or bubble)
@@ -215,31 +215,10 @@ type Ticket struct {
 	usage []int // requests in each configured window at release, this one included
 }
 
-// Sent returns when the request was released.
-func (t Ticket) Sent() time.Time { return t.sent }
-
-// Probe reports whether the request is the probe that goes first after a
-// pause.
-func (t Ticket) Probe() bool { return t.probe }
-
-// Wait blocks until one more request fits every window (and any pause is
-// over, and any probe has reported back), then records it. It returns
-// ctx.Err() when ctx ends first, recording nothing. Prefer Acquire and
-// Done, which tell the limiter which answer belongs to which request;
-// after Wait, report the answer with Observe.
-func (l *Limiter) Wait(ctx context.Context) error {
-	t, err := l.Acquire(ctx)
-	if err == nil {
-		// No ticket comes back to Done: count the request from its release.
-		l.mu.Lock()
-		delete(l.inflight, t.seq)
-		l.mu.Unlock()
-	}
-	return err
-}
-
-// Acquire is Wait that returns the ticket of the released request; pass it
-// to Done with the answer.
+// Acquire blocks until one more request fits every window (and any pause
+// is over, and any probe has reported back), then records it and returns
+// its ticket; pass the ticket to Done with the answer. It returns
+// ctx.Err() when ctx ends first, recording nothing.
 func (l *Limiter) Acquire(ctx context.Context) (Ticket, error) {
 	if err := ctx.Err(); err != nil {
 		return Ticket{}, err
@@ -391,17 +370,10 @@ func (l *Limiter) broadcast() {
 	l.wake = make(chan struct{})
 }
 
-// Pause makes everyone wait: nobody is released before now+d. After the
+// pause makes everyone wait: nobody is released before now+d. After the
 // pause one probe request goes first, and the others wait until it
-// reports back (Done, or Observe) or ProbeTimeout passes. A pause never
-// shortens one already in force.
-func (l *Limiter) Pause(d time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.pause(l.now(), d)
-}
-
-// pause implements Pause. l.mu is held.
+// reports back (Done) or ProbeTimeout passes. A pause never shortens one
+// already in force. l.mu is held.
 func (l *Limiter) pause(now time.Time, d time.Duration) {
 	l.pauseUntil = later(l.pauseUntil, now.Add(max(d, 0)))
 	for i := range l.limits {
@@ -414,14 +386,6 @@ func (l *Limiter) pause(now time.Time, d time.Duration) {
 	l.probeSeq = 0 // a probe under way no longer speaks for after this pause
 	l.staleSeq = l.seq
 	l.broadcast()
-}
-
-// Observe reports a response to a request released by Wait; see Done.
-// Without a ticket the limiter cannot tell which request it answers: any
-// answer other than a 429 ends the wait for a probe, and a 429 lowers the
-// limits only when no pause is in force and the log has room now.
-func (l *Limiter) Observe(status int, header http.Header) {
-	l.Done(Ticket{}, status, header)
 }
 
 // Done reports the outcome of the request released with t: its status and
@@ -667,22 +631,4 @@ func (l *Limiter) ETA(requests int) time.Duration {
 		log.Add(t)
 	}
 	return t.Sub(now)
-}
-
-// Paused returns the end of the pause or hold in force, and whether there
-// is one, for progress displays.
-func (l *Limiter) Paused() (until time.Time, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	until = later(l.pauseUntil, l.holdUntil)
-	return until, until.After(l.now())
-}
-
-// String describes the limiter's limits, for logs.
-func (l *Limiter) String() string {
-	ls := l.Limits()
-	if len(ls) == 0 {
-		return "no limit"
-	}
-	return ls.String()
 }

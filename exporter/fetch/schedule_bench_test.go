@@ -10,8 +10,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/internal/testtrees"
+	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/pace/pacetest"
 	"github.com/curex/curex/exporter/sandbox"
 )
 
@@ -39,12 +40,12 @@ func TestLimiterSchedule(t *testing.T) {
 	for _, w := range scheduleWorkloads {
 		t.Run(w.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ls := paceLimits(t, w.limits)
-				s := trNew(t, sandbox.Options{Limits: ls, Latency: w.latency}, fetch.LimiterOptions{Limits: ls}, 0)
+				ls := pacetest.Limits(t, w.limits)
+				s := trNew(t, sandbox.Options{Limits: ls, Latency: w.latency}, pace.LimiterOptions{Limits: ls}, 0)
 				limited := s.run(t, t.Context(), w.workers, w.requests)
 				arr := s.rec.arrivals()
 				span := arr[len(arr)-1].Sub(arr[0])
-				minimum := paceGreedy(w.requests, ls)[w.requests-1]
+				minimum := pacetest.Greedy(w.requests, ls)[w.requests-1]
 				ratio := float64(span) / float64(minimum)
 				metrics := []string{
 					fmt.Sprintf("span/min %.4f", ratio),
@@ -59,7 +60,7 @@ func TestLimiterSchedule(t *testing.T) {
 					t.Errorf("span %v is %.3f × the minimum %v", span, ratio, minimum)
 				}
 				for _, lim := range ls {
-					use := float64(pacePeak(arr, lim.Window)) / float64(lim.Count)
+					use := float64(pacetest.Peak(arr, lim.Window)) / float64(lim.Count)
 					metrics = append(metrics, fmt.Sprintf("busiest-%d/%s %.4f", lim.Count, strings.TrimPrefix(lim.String(), strconv.Itoa(lim.Count)+"/"), use))
 					if use < 0.98 || use > 1 {
 						t.Errorf("%v: busiest window at %.3f of the limit", lim, use)

@@ -1,20 +1,14 @@
-package fetch_test
+package etagcache_test
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
-	"syscall"
 	"testing"
-	"testing/synctest"
 
 	"github.com/curex/curex/exporter/api"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/etagcache"
 )
 
 func mustURL(t *testing.T, s string) *url.URL {
@@ -34,20 +28,20 @@ func TestScopeOf(t *testing.T) {
 	tests := []struct {
 		base string
 		user *api.User
-		want fetch.Scope
+		want etagcache.Scope
 	}{
-		{"https://API.example.org", org, fetch.Scope{Origin: "https://api.example.org:443", Identity: "organization org-7"}},
-		{"https://api.example.org:443/", org, fetch.Scope{Origin: "https://api.example.org:443", Identity: "organization org-7"}},
-		{"http://127.0.0.1:8080/curriculum/", org, fetch.Scope{Origin: "http://127.0.0.1:8080/curriculum", Identity: "organization org-7"}},
-		{"http://[::1]/x", &api.User{ID: "u1"}, fetch.Scope{Origin: "http://[::1]:80/x", Identity: "user u1"}},
+		{"https://API.example.org", org, etagcache.Scope{Origin: "https://api.example.org:443", Identity: "organization org-7"}},
+		{"https://api.example.org:443/", org, etagcache.Scope{Origin: "https://api.example.org:443", Identity: "organization org-7"}},
+		{"http://127.0.0.1:8080/curriculum/", org, etagcache.Scope{Origin: "http://127.0.0.1:8080/curriculum", Identity: "organization org-7"}},
+		{"http://[::1]/x", &api.User{ID: "u1"}, etagcache.Scope{Origin: "http://[::1]:80/x", Identity: "user u1"}},
 	}
 	for _, tt := range tests {
-		got, err := fetch.ScopeOf(mustURL(t, tt.base), tt.user)
+		got, err := etagcache.ScopeOf(mustURL(t, tt.base), tt.user)
 		if err != nil || got != tt.want {
 			t.Errorf("ScopeOf(%s, %+v) = %+v, %v; want %+v", tt.base, tt.user, got, err, tt.want)
 		}
 	}
-	if _, err := fetch.ScopeOf(mustURL(t, "https://a.example"), &api.User{}); err == nil {
+	if _, err := etagcache.ScopeOf(mustURL(t, "https://a.example"), &api.User{}); err == nil {
 		t.Error("a /me with no user and no organization was given a scope")
 	}
 }
@@ -57,9 +51,9 @@ func TestScopeOf(t *testing.T) {
 // put before Bind (the answer to /me) is carried into the scope.
 func TestScopedCacheSeparatesScopes(t *testing.T) {
 	dir := t.TempDir()
-	bind := func(base string, u *api.User) *fetch.ScopedCache {
+	bind := func(base string, u *api.User) *etagcache.ScopedCache {
 		t.Helper()
-		c, err := fetch.NewScopedCache(dir, mustURL(t, base))
+		c, err := etagcache.NewScopedCache(dir, mustURL(t, base))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +63,7 @@ func TestScopedCacheSeparatesScopes(t *testing.T) {
 		if err := c.Put("/api/v1/me", `"me"`, []byte(`{"data":{}}`)); err != nil {
 			t.Fatal(err)
 		}
-		s, err := fetch.ScopeOf(mustURL(t, base), u)
+		s, err := etagcache.ScopeOf(mustURL(t, base), u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +98,7 @@ func TestScopedCacheSeparatesScopes(t *testing.T) {
 	if _, body, ok := again.Get("/api/v1/curricula/1/resolved"); !ok || string(body) != "staging" {
 		t.Errorf("the same origin and organization lost its entry: %q, %v", body, ok)
 	}
-	dirOf, s, ok, err := fetch.LatestScope(dir)
+	dirOf, s, ok, err := etagcache.LatestScope(dir)
 	if err != nil || !ok || s.Identity != "organization o1" || s.Origin != "https://staging.example.org:443" || dirOf != again.Dir() {
 		t.Errorf("LatestScope = %s, %+v, %v, %v; want the last bound", dirOf, s, ok, err)
 	}
@@ -134,47 +128,4 @@ func TestMeOrganizationWherever(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want organization o5", body, u, err)
 		}
 	}
-}
-
-// fullDisk is a DiskCache whose writes of trees fail as on a full disk.
-type fullDisk struct{ *fetch.DiskCache }
-
-func (c fullDisk) Put(key, etag string, body []byte) error {
-	if strings.Contains(key, "/resolved") {
-		return &fs.PathError{Op: "write", Path: "/cache/ab/abcd", Err: syscall.ENOSPC}
-	}
-	return c.DiskCache.Put(key, etag, body)
-}
-
-// TestCacheWriteErrorStopsTheRun: a tree that cannot be stored in the
-// ETag cache (a full disk) stops the fetch at once: no retry of it, and
-// no request for the trees after it (before: each tree was retried 6
-// times as if the connection had failed).
-func TestCacheWriteErrorStopsTheRun(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		disk, err := fetch.OpenDiskCache(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ct := &countingTransport{base: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}}
-		client, err := api.New("http://sandbox.test", trToken, api.WithHTTPClient(&http.Client{Transport: ct}),
-			api.WithAllowHTTP(), api.WithCache(fullDisk{disk}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		retry := fetch.RetryPolicy{Retryable: api.Retryable}
-		plan, err := fetch.Discover(context.Background(), client, retry, fetch.Filter{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before := ct.n.Load()
-		f := &fetch.Fetcher{Client: client, Retry: retry, Concurrency: 1}
-		err = f.Fetch(context.Background(), plan.Exports(), func(fetch.Result) error { return nil })
-		if n := ct.n.Load() - before; n > 2 {
-			t.Errorf("%d tree requests with a full disk, want at most 2 (one, and one in flight)", n)
-		}
-		if !errors.Is(err, fetch.ErrFatal) || !errors.Is(err, syscall.ENOSPC) {
-			t.Errorf("err = %v, want ErrFatal wrapping the full disk", err)
-		}
-	})
 }

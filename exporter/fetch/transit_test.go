@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -51,7 +52,7 @@ func TestNoTooManyRequestsWhateverTheTransit(t *testing.T) {
 			stats := &fetch.Stats{}
 			tr := &fetch.Transport{
 				Base:    &slowRoad{base: &sandbox.Transport{Handler: h}, rng: rand.New(rand.NewPCG(seed, 9)), max: 400 * time.Millisecond},
-				Limiter: fetch.NewLimiter(fetch.LimiterOptions{Limits: ls}),
+				Limiter: pace.NewLimiter(pace.LimiterOptions{Limits: ls}),
 				Stats:   stats,
 			}
 			client := &http.Client{Transport: tr}

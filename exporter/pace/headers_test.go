@@ -1,4 +1,4 @@
-package fetch_test
+package pace_test
 
 import (
 	"net/http"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 )
 
@@ -40,7 +40,7 @@ func TestParseRateLimitPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			if got := fetch.ParseRateLimitPolicy(tt.in).String(); got != tt.want {
+			if got := pace.ParseRateLimitPolicy(tt.in).String(); got != tt.want {
 				t.Errorf("ParseRateLimitPolicy(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
@@ -70,7 +70,7 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.v+"|"+tt.date, func(t *testing.T) {
-			got, ok := fetch.ParseRetryAfter(tt.v, tt.date, hdrNow)
+			got, ok := pace.ParseRetryAfter(tt.v, tt.date, hdrNow)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("ParseRetryAfter(%q, %q) = %v, %v; want %v, %v", tt.v, tt.date, got, ok, tt.want, tt.ok)
 			}
@@ -82,16 +82,16 @@ func TestParseRateHeaders(t *testing.T) {
 	tests := []struct {
 		name string
 		h    http.Header
-		want fetch.RateHeaders
+		want pace.RateHeaders
 	}{
-		{"none", http.Header{}, fetch.RateHeaders{}},
+		{"none", http.Header{}, pace.RateHeaders{}},
 		{"sandbox", http.Header{
 			"Ratelimit-Policy":      {"60;w=60, 1000;w=3600"},
 			"X-Ratelimit-Limit":     {"60"},
 			"X-Ratelimit-Remaining": {"0"},
 			"X-Ratelimit-Reset":     {"35"},
 			"Retry-After":           {"35"},
-		}, fetch.RateHeaders{
+		}, pace.RateHeaders{
 			Policy: ratelimit.Limits{{Count: 60, Window: time.Minute}, {Count: 1000, Window: time.Hour}},
 			Limit:  60, HasLimit: true, Remaining: 0, HasRemaining: true,
 			Reset: 35 * time.Second, HasReset: true, RetryAfter: 35 * time.Second, HasRetryAfter: true,
@@ -100,26 +100,26 @@ func TestParseRateHeaders(t *testing.T) {
 			"Ratelimit-Limit":     {"100"},
 			"Ratelimit-Remaining": {"42"},
 			"Ratelimit-Reset":     {"12"},
-		}, fetch.RateHeaders{Limit: 100, HasLimit: true, Remaining: 42, HasRemaining: true, Reset: 12 * time.Second, HasReset: true}},
+		}, pace.RateHeaders{Limit: 100, HasLimit: true, Remaining: 42, HasRemaining: true, Reset: 12 * time.Second, HasReset: true}},
 		{"Unix reset", http.Header{"X-Ratelimit-Reset": {strconv.FormatInt(hdrNow.Add(90*time.Second).Unix(), 10)}},
-			fetch.RateHeaders{Reset: 90 * time.Second, HasReset: true}},
+			pace.RateHeaders{Reset: 90 * time.Second, HasReset: true}},
 		{"Unix reset in the past", http.Header{"X-Ratelimit-Reset": {strconv.FormatInt(hdrNow.Add(-time.Hour).Unix(), 10)}},
-			fetch.RateHeaders{Reset: 0, HasReset: true}},
+			pace.RateHeaders{Reset: 0, HasReset: true}},
 		{"list of values", http.Header{"X-Ratelimit-Limit": {"60, 1000"}, "X-Ratelimit-Remaining": {"3, 900"}},
-			fetch.RateHeaders{Limit: 60, HasLimit: true, Remaining: 3, HasRemaining: true}},
+			pace.RateHeaders{Limit: 60, HasLimit: true, Remaining: 3, HasRemaining: true}},
 		{"remaining above limit", http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"99"}},
-			fetch.RateHeaders{Limit: 60, HasLimit: true, Remaining: 60, HasRemaining: true}},
+			pace.RateHeaders{Limit: 60, HasLimit: true, Remaining: 60, HasRemaining: true}},
 		{"malformed", http.Header{
 			"X-Ratelimit-Limit":     {"lots"},
 			"X-Ratelimit-Remaining": {"-3"},
 			"X-Ratelimit-Reset":     {"NaN"},
 			"Retry-After":           {"later"},
-		}, fetch.RateHeaders{}},
-		{"zero limit", http.Header{"X-Ratelimit-Limit": {"0"}}, fetch.RateHeaders{}},
+		}, pace.RateHeaders{}},
+		{"zero limit", http.Header{"X-Ratelimit-Limit": {"0"}}, pace.RateHeaders{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := fetch.ParseRateHeaders(tt.h, hdrNow)
+			got := pace.ParseRateHeaders(tt.h, hdrNow)
 			if got.Policy.String() != tt.want.Policy.String() {
 				t.Errorf("Policy %v, want %v", got.Policy, tt.want.Policy)
 			}
@@ -129,7 +129,7 @@ func TestParseRateHeaders(t *testing.T) {
 			}
 		})
 	}
-	if got := fetch.ParseRateHeaders(nil, hdrNow); got.HasLimit || got.HasRetryAfter || len(got.Policy) > 0 {
+	if got := pace.ParseRateHeaders(nil, hdrNow); got.HasLimit || got.HasRetryAfter || len(got.Policy) > 0 {
 		t.Errorf("nil header: %+v", got)
 	}
 }
@@ -141,7 +141,7 @@ func FuzzParseRateLimitPolicy(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ls := fetch.ParseRateLimitPolicy(s)
+		ls := pace.ParseRateLimitPolicy(s)
 		if len(ls) > 16 {
 			t.Fatalf("%d items", len(ls))
 		}
@@ -152,7 +152,7 @@ func FuzzParseRateLimitPolicy(f *testing.F) {
 			}
 			parts[i] = strconv.Itoa(l.Count) + ";w=" + strconv.Itoa(int(l.Window/time.Second))
 		}
-		if again := fetch.ParseRateLimitPolicy(strings.Join(parts, ", ")); again.String() != ls.String() {
+		if again := pace.ParseRateLimitPolicy(strings.Join(parts, ", ")); again.String() != ls.String() {
 			t.Fatalf("%q: %v, then %v", s, ls, again)
 		}
 	})
@@ -171,7 +171,7 @@ func FuzzParseRateHeaders(f *testing.F) {
 				h.Set(k, v)
 			}
 		}
-		r := fetch.ParseRateHeaders(h, hdrNow)
+		r := pace.ParseRateHeaders(h, hdrNow)
 		switch {
 		case r.HasLimit && r.Limit < 1, r.HasRemaining && r.Remaining < 0,
 			r.HasLimit && r.HasRemaining && r.Remaining > r.Limit,

@@ -1,4 +1,4 @@
-package fetch
+package retry
 
 import (
 	"context"
@@ -10,7 +10,12 @@ import (
 	"time"
 )
 
-// Defaults of RetryPolicy.
+// ErrFinal is matched by errors that no further attempt can cure, such as
+// a request budget used up: Do returns such an error at once, whatever
+// Retryable says.
+var ErrFinal = errors.New("not worth another attempt")
+
+// Defaults of Policy.
 const (
 	// DefaultMaxAttempts bounds the attempts, the first included.
 	DefaultMaxAttempts = 6
@@ -22,16 +27,16 @@ const (
 	DefaultAttemptTimeout = 60 * time.Second
 )
 
-// RetryPolicy retries an operation with exponential backoff and full
+// Policy retries an operation with exponential backoff and full
 // jitter, bounded attempts and a per-attempt timeout. Which errors are
 // worth a retry is injected (Retryable), so the policy knows nothing of
 // HTTP. The zero value of every field but Retryable means its default.
 //
-// 429s need no long wait here: the Limiter inside Transport already pauses
-// every worker until the server's Retry-After, and the retry waits there
-// too. So RetryAfter should report (0, false) for 429s and the server's
+// 429s need no long wait here: the pace.Limiter inside fetch.Transport
+// already pauses every worker until the server's Retry-After, and the
+// retry waits there too. So RetryAfter should report (0, false) for 429s and the server's
 // wait for others (a 503 with Retry-After).
-type RetryPolicy struct {
+type Policy struct {
 	// MaxAttempts bounds the attempts, the first included; 0 means
 	// DefaultMaxAttempts, 1 means no retry.
 	MaxAttempts int
@@ -42,11 +47,11 @@ type RetryPolicy struct {
 	// AttemptTimeout bounds each attempt: each runs with its own context,
 	// canceled that long after it starts; 0 means DefaultAttemptTimeout,
 	// a negative value means none. Time a request spends waiting for the
-	// Limiter (in Transport) does not count.
+	// Limiter (in fetch.Transport, see Hold) does not count.
 	AttemptTimeout time.Duration
 	// Retryable reports whether an error is worth another attempt; nil
 	// means none is. An attempt that ran out of AttemptTimeout is retried
-	// whatever Retryable says, and ErrBudget never is.
+	// whatever Retryable says, and an error matching ErrFinal never is.
 	Retryable func(error) bool
 	// RetryAfter, when set, may report a wait the server asked for (a
 	// 503's Retry-After); the policy then waits at least that long.
@@ -68,9 +73,9 @@ type RetryPolicy struct {
 // DefaultMaxThrottled bounds the throttled answers one operation accepts.
 const DefaultMaxThrottled = 30
 
-// RetryError is returned by RetryPolicy.Do when the attempts ran out. It
-// wraps the last attempt's error.
-type RetryError struct {
+// Error is returned by Policy.Do when the attempts ran out. It wraps the
+// last attempt's error.
+type Error struct {
 	// Attempts is how many attempts were made.
 	Attempts int
 	// Err is the last attempt's error.
@@ -78,20 +83,20 @@ type RetryError struct {
 }
 
 // Error says how many attempts were made and what the last one met.
-func (e *RetryError) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("gave up after %d attempts: %v", e.Attempts, e.Err)
 }
 
 // Unwrap returns the last attempt's error.
-func (e *RetryError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Do runs op until it succeeds, fails with an error that is not worth a
 // retry (returned as it is), or the attempts run out (the last error,
-// wrapped in a *RetryError with the count). Each attempt gets its own
+// wrapped in a *Error with the count). Each attempt gets its own
 // context, derived from ctx, with AttemptTimeout. Do never retries, and
 // stops waiting, once ctx is done: it then returns an error that matches
 // both ctx.Err() and the last attempt's error.
-func (p RetryPolicy) Do(ctx context.Context, op func(ctx context.Context) error) error {
+func (p Policy) Do(ctx context.Context, op func(ctx context.Context) error) error {
 	p = p.withDefaults()
 	var timer *time.Timer
 	defer func() {
@@ -111,7 +116,7 @@ func (p RetryPolicy) Do(ctx context.Context, op func(ctx context.Context) error)
 			}
 			return fmt.Errorf("%w (last error: %w)", cerr, err)
 		}
-		if errors.Is(err, ErrBudget) {
+		if errors.Is(err, ErrFinal) {
 			return err
 		}
 		if !errors.Is(err, errAttemptTimeout) && (p.Retryable == nil || !p.Retryable(err)) {
@@ -120,7 +125,7 @@ func (p RetryPolicy) Do(ctx context.Context, op func(ctx context.Context) error)
 		if p.Throttled != nil && p.Throttled(err) && throttled < p.MaxThrottled {
 			throttled++ // a throttled answer does not use up an attempt
 		} else if attempt-throttled >= p.MaxAttempts {
-			return &RetryError{Attempts: attempt, Err: err}
+			return &Error{Attempts: attempt, Err: err}
 		}
 		wait := p.Backoff(attempt)
 		if p.RetryAfter != nil {
@@ -145,7 +150,7 @@ func (p RetryPolicy) Do(ctx context.Context, op func(ctx context.Context) error)
 }
 
 // attempt runs op once with its own context and timeout.
-func (p RetryPolicy) attempt(ctx context.Context, op func(ctx context.Context) error) error {
+func (p Policy) attempt(ctx context.Context, op func(ctx context.Context) error) error {
 	if p.AttemptTimeout < 0 {
 		return op(ctx)
 	}
@@ -159,7 +164,7 @@ func (p RetryPolicy) attempt(ctx context.Context, op func(ctx context.Context) e
 	return err
 }
 
-func (p RetryPolicy) withDefaults() RetryPolicy {
+func (p Policy) withDefaults() Policy {
 	if p.MaxAttempts <= 0 {
 		p.MaxAttempts = DefaultMaxAttempts
 	}
@@ -184,7 +189,7 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 // Backoff returns the wait after the attempt-th failed attempt (from 1),
 // before any RetryAfter: full jitter, uniform in [0, min(MaxDelay,
 // BaseDelay × 2^(attempt−1))).
-func (p RetryPolicy) Backoff(attempt int) time.Duration {
+func (p Policy) Backoff(attempt int) time.Duration {
 	p = p.withDefaults()
 	ceiling := p.MaxDelay
 	if n := attempt - 1; n < 62 {
@@ -260,9 +265,10 @@ func (c *attemptClock) fire() {
 	c.cancel(errAttemptTimeout)
 }
 
-// holdAttempt stops the clock of the attempt ctx belongs to, if any, and
-// returns the func that starts it again.
-func holdAttempt(ctx context.Context) (resume func()) {
+// Hold stops the clock of the attempt ctx belongs to, if any, and returns
+// the func that starts it again: time a request spends waiting its turn
+// (for the rate limiter) is not the attempt's.
+func Hold(ctx context.Context) (resume func()) {
 	c, _ := ctx.Value(attemptClockKey{}).(*attemptClock)
 	if c == nil {
 		return func() {}

@@ -1,4 +1,4 @@
-package fetch_test
+package pace_test
 
 import (
 	"context"
@@ -12,39 +12,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/pace/pacetest"
 	"github.com/curex/curex/exporter/ratelimit"
 )
-
-func paceLimits(t testing.TB, s string) ratelimit.Limits {
-	t.Helper()
-	ls, err := ratelimit.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ls
-}
-
-// paceGreedy returns the send times, from 0, of k requests sent as early as
-// ls allows: request i goes when the Count-th request before it leaves
-// each window. It is the theoretical minimum schedule, computed without
-// the ratelimit package.
-func paceGreedy(k int, ls ratelimit.Limits) []time.Duration {
-	ts := make([]time.Duration, k)
-	for i := range ts {
-		var t time.Duration
-		if i > 0 {
-			t = ts[i-1]
-		}
-		for _, l := range ls {
-			if i >= l.Count && ts[i-l.Count]+l.Window > t {
-				t = ts[i-l.Count] + l.Window
-			}
-		}
-		ts[i] = t
-	}
-	return ts
-}
 
 // paceStretch returns ls with every window stretched by margin.
 func paceStretch(ls ratelimit.Limits, margin float64) ratelimit.Limits {
@@ -55,31 +26,10 @@ func paceStretch(ls ratelimit.Limits, margin float64) ratelimit.Limits {
 	return out
 }
 
-// pacePeak returns the most requests of ts (sorted) in any window (t-w, t],
-// by brute force.
-func pacePeak(ts []time.Time, w time.Duration) int {
-	peak := 0
-	for i, end := range ts {
-		n := 0
-		for _, t := range ts[:i+1] {
-			if t.After(end.Add(-w)) {
-				n++
-			}
-		}
-		for _, t := range ts[i+1:] {
-			if t.Equal(end) {
-				n++
-			}
-		}
-		peak = max(peak, n)
-	}
-	return peak
-}
-
 // paceHammer runs workers that call Wait until k requests are released,
 // each answered at once with a 200 (Observe), and returns the release
 // times, sorted.
-func paceHammer(t *testing.T, l *fetch.Limiter, workers, k int) []time.Time {
+func paceHammer(t *testing.T, l *pace.Limiter, workers, k int) []time.Time {
 	t.Helper()
 	var (
 		mu    sync.Mutex
@@ -131,15 +81,15 @@ func TestLimiterPacing(t *testing.T) {
 		name := tt.limits + "/margin=" + strconv.FormatFloat(tt.margin, 'g', -1, 64) + "/workers=" + strconv.Itoa(tt.workers) + "/k=" + strconv.Itoa(tt.k)
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				ls := paceLimits(t, tt.limits)
-				l := fetch.NewLimiter(fetch.LimiterOptions{Limits: ls, Margin: tt.margin})
+				ls := pacetest.Limits(t, tt.limits)
+				l := pace.NewLimiter(pace.LimiterOptions{Limits: ls, Margin: tt.margin})
 				start := time.Now()
 				times := paceHammer(t, l, tt.workers, tt.k)
 				if len(times) != tt.k {
 					t.Fatalf("%d releases, want %d", len(times), tt.k)
 				}
 				for _, lim := range ls {
-					peak := pacePeak(times, lim.Window)
+					peak := pacetest.Peak(times, lim.Window)
 					if peak > lim.Count {
 						t.Errorf("%v: %d requests in one window", lim, peak)
 					}
@@ -149,7 +99,7 @@ func TestLimiterPacing(t *testing.T) {
 				}
 				margin := tt.margin
 				if margin == 0 {
-					margin = fetch.DefaultMargin
+					margin = pace.DefaultMargin
 				}
 				if margin < 0 {
 					margin = 0
@@ -160,11 +110,11 @@ func TestLimiterPacing(t *testing.T) {
 				}
 				// Waking at the exact moment: the schedule is the greedy one
 				// under the stretched windows, to the nanosecond.
-				want := paceGreedy(tt.k, paceStretch(ls, margin))
+				want := pacetest.Greedy(tt.k, paceStretch(ls, margin))
 				if span != want[tt.k-1] {
 					t.Errorf("span %v, want the greedy %v", span, want[tt.k-1])
 				}
-				minimum := paceGreedy(tt.k, ls)[tt.k-1]
+				minimum := pacetest.Greedy(tt.k, ls)[tt.k-1]
 				if ratio := float64(span) / float64(minimum); ratio > 1+margin+1e-9 {
 					t.Errorf("span %v is %.4f × the minimum %v", span, ratio, minimum)
 				}
@@ -180,25 +130,25 @@ func TestLimiterPause(t *testing.T) {
 	tests := []struct {
 		name   string
 		header http.Header
-		opts   fetch.LimiterOptions
+		opts   pace.LimiterOptions
 		want   time.Duration
 	}{
-		{"no Retry-After", nil, fetch.LimiterOptions{}, 60 * time.Second},
-		{"Retry-After 7", http.Header{"Retry-After": {"7"}}, fetch.LimiterOptions{}, 7 * time.Second},
-		{"Retry-After 0", http.Header{"Retry-After": {"0"}}, fetch.LimiterOptions{}, 0},
+		{"no Retry-After", nil, pace.LimiterOptions{}, 60 * time.Second},
+		{"Retry-After 7", http.Header{"Retry-After": {"7"}}, pace.LimiterOptions{}, 7 * time.Second},
+		{"Retry-After 0", http.Header{"Retry-After": {"0"}}, pace.LimiterOptions{}, 0},
 		{"Retry-After date", http.Header{
 			"Date":        {"Sun, 22 Nov 2026 03:00:00 GMT"},
 			"Retry-After": {"Sun, 22 Nov 2026 03:01:30 GMT"},
-		}, fetch.LimiterOptions{}, 90 * time.Second},
-		{"malformed Retry-After", http.Header{"Retry-After": {"soon"}}, fetch.LimiterOptions{}, 60 * time.Second},
-		{"DefaultRetryAfter", nil, fetch.LimiterOptions{DefaultRetryAfter: 5 * time.Second}, 5 * time.Second},
-		{"absurd Retry-After is capped", http.Header{"Retry-After": {"999999999"}}, fetch.LimiterOptions{}, 2 * time.Minute},
+		}, pace.LimiterOptions{}, 90 * time.Second},
+		{"malformed Retry-After", http.Header{"Retry-After": {"soon"}}, pace.LimiterOptions{}, 60 * time.Second},
+		{"DefaultRetryAfter", nil, pace.LimiterOptions{DefaultRetryAfter: 5 * time.Second}, 5 * time.Second},
+		{"absurd Retry-After is capped", http.Header{"Retry-After": {"999999999"}}, pace.LimiterOptions{}, 2 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				tt.opts.Limits = paceLimits(t, "100/1s")
-				l := fetch.NewLimiter(tt.opts)
+				tt.opts.Limits = pacetest.Limits(t, "100/1s")
+				l := pace.NewLimiter(tt.opts)
 				first, err := l.Acquire(t.Context())
 				if err != nil {
 					t.Fatal(err)
@@ -207,7 +157,7 @@ func TestLimiterPause(t *testing.T) {
 				l.Done(first, http.StatusTooManyRequests, tt.header)
 
 				type release struct {
-					ticket fetch.Ticket
+					ticket pace.Ticket
 					at     time.Time
 				}
 				released := make(chan release, 3)
@@ -264,27 +214,27 @@ func TestLimiterProbeOutcomes(t *testing.T) {
 	tests := []struct {
 		name string
 		// report reports the probe's outcome, or nothing.
-		report func(l *fetch.Limiter, probe fetch.Ticket)
+		report func(l *pace.Limiter, probe pace.Ticket)
 		// wait is how long after the probe the next request leaves.
 		wait time.Duration
 		// nextProbe is whether that request is a probe itself.
 		nextProbe bool
 	}{
-		{"transport error", func(l *fetch.Limiter, p fetch.Ticket) { l.Done(p, 0, nil) }, 0, true},
-		{"no report", func(*fetch.Limiter, fetch.Ticket) {}, 10 * time.Second, false},
-		{"Observe", func(l *fetch.Limiter, _ fetch.Ticket) { l.Observe(http.StatusNotModified, nil) }, 0, false},
-		{"server error", func(l *fetch.Limiter, p fetch.Ticket) { l.Done(p, http.StatusServiceUnavailable, nil) }, 0, false},
+		{"transport error", func(l *pace.Limiter, p pace.Ticket) { l.Done(p, 0, nil) }, 0, true},
+		{"no report", func(*pace.Limiter, pace.Ticket) {}, 10 * time.Second, false},
+		{"Observe", func(l *pace.Limiter, _ pace.Ticket) { l.Observe(http.StatusNotModified, nil) }, 0, false},
+		{"server error", func(l *pace.Limiter, p pace.Ticket) { l.Done(p, http.StatusServiceUnavailable, nil) }, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				l := fetch.NewLimiter(fetch.LimiterOptions{Limits: paceLimits(t, "100/1s"), ProbeTimeout: 10 * time.Second})
+				l := pace.NewLimiter(pace.LimiterOptions{Limits: pacetest.Limits(t, "100/1s"), ProbeTimeout: 10 * time.Second})
 				l.Pause(time.Second)
 				probe, err := l.Acquire(t.Context())
 				if err != nil || !probe.Probe() {
 					t.Fatalf("first after the pause: probe=%v, %v", probe.Probe(), err)
 				}
-				next := make(chan fetch.Ticket, 1)
+				next := make(chan pace.Ticket, 1)
 				go func() {
 					tk, err := l.Acquire(t.Context())
 					if err != nil {
@@ -307,7 +257,7 @@ func TestLimiterProbeOutcomes(t *testing.T) {
 // with its error, recording nothing.
 func TestLimiterCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l := fetch.NewLimiter(fetch.LimiterOptions{Limits: paceLimits(t, "1/1h"), Margin: -1})
+		l := pace.NewLimiter(pace.LimiterOptions{Limits: pacetest.Limits(t, "1/1h"), Margin: -1})
 		start := time.Now()
 		if err := l.Wait(t.Context()); err != nil {
 			t.Fatal(err)
@@ -351,7 +301,7 @@ func TestLimiterCancel(t *testing.T) {
 // recover.
 func TestLimiterAdaptive(t *testing.T) {
 	ra := http.Header{"Retry-After": {"1"}}
-	acquire := func(t *testing.T, l *fetch.Limiter) fetch.Ticket {
+	acquire := func(t *testing.T, l *pace.Limiter) pace.Ticket {
 		t.Helper()
 		tk, err := l.Acquire(t.Context())
 		if err != nil {
@@ -362,19 +312,19 @@ func TestLimiterAdaptive(t *testing.T) {
 	tests := []struct {
 		name   string
 		limits string
-		run    func(t *testing.T, l *fetch.Limiter)
+		run    func(t *testing.T, l *pace.Limiter)
 		want   string
 	}{
-		{"429 with room lowers", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"429 with room lowers", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, ra)
 		}, "48/1m,800/1h"},
-		{"429s of the same burst lower once", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"429s of the same burst lower once", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			a, b, c := acquire(t, l), acquire(t, l), acquire(t, l)
 			l.Done(b, 429, ra)
 			l.Done(a, 429, ra)
 			l.Done(c, 429, ra)
 		}, "48/1m,800/1h"},
-		{"the probe's 429 lowers again", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"the probe's 429 lowers again", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, ra)
 			probe := acquire(t, l)
 			if !probe.Probe() {
@@ -382,44 +332,44 @@ func TestLimiterAdaptive(t *testing.T) {
 			}
 			l.Done(probe, 429, ra)
 		}, "38/1m,640/1h"},
-		{"recovery waits for the end of the pause", "60/1m", func(t *testing.T, l *fetch.Limiter) {
+		{"recovery waits for the end of the pause", "60/1m", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, http.Header{"Retry-After": {"100"}})
 			time.Sleep(100*time.Second + 59*time.Second)
 		}, "48/1m"},
-		{"only the suspect limit is cut", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"only the suspect limit is cut", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			for range 59 {
 				l.Done(acquire(t, l), 200, nil)
 			}
 			l.Done(acquire(t, l), 429, ra) // 60/60 of the minute, 60/1000 of the hour
 		}, "48/1m,1000/1h"},
-		{"a Retry-After longer than a window clears it", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"a Retry-After longer than a window clears it", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			for range 59 {
 				l.Done(acquire(t, l), 200, nil)
 			}
 			l.Done(acquire(t, l), 429, http.Header{"Retry-After": {"1800"}})
 		}, "60/1m,800/1h"},
-		{"a Retry-After longer than every window: the longest", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"a Retry-After longer than every window: the longest", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, http.Header{"Retry-After": {"86400"}})
 		}, "60/1m,800/1h"},
-		{"no 429, no change", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"no 429, no change", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			for range 100 {
 				l.Done(acquire(t, l), 200, nil)
 			}
 		}, "60/1m,1000/1h"},
-		{"Observe 429 while the log is full: no news", "2/1m", func(t *testing.T, l *fetch.Limiter) {
+		{"Observe 429 while the log is full: no news", "2/1m", func(t *testing.T, l *pace.Limiter) {
 			acquire(t, l)
 			acquire(t, l)
 			l.Observe(429, ra)
 		}, "2/1m"},
-		{"Observe 429 with room lowers", "60/1m", func(t *testing.T, l *fetch.Limiter) {
+		{"Observe 429 with room lowers", "60/1m", func(t *testing.T, l *pace.Limiter) {
 			acquire(t, l)
 			l.Observe(429, ra)
 			l.Observe(429, ra) // during the pause: same news
 		}, "48/1m"},
-		{"count floor is 1", "1/1m", func(t *testing.T, l *fetch.Limiter) {
+		{"count floor is 1", "1/1m", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, ra)
 		}, "1/1m"},
-		{"recovers 5% per quiet window", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"recovers 5% per quiet window", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, ra) // a pause of 1s, then recovery
 			time.Sleep(time.Minute)
 			if got := l.Limits().String(); got != "48/1m,800/1h" {
@@ -431,11 +381,11 @@ func TestLimiterAdaptive(t *testing.T) {
 			}
 			time.Sleep(time.Hour - time.Minute)
 		}, "60/1m,850/1h"},
-		{"recovers fully, never above", "60/1m,1000/1h", func(t *testing.T, l *fetch.Limiter) {
+		{"recovers fully, never above", "60/1m,1000/1h", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, ra)
 			time.Sleep(10 * time.Hour)
 		}, "60/1m,1000/1h"},
-		{"a new 429 restarts recovery", "60/1m", func(t *testing.T, l *fetch.Limiter) {
+		{"a new 429 restarts recovery", "60/1m", func(t *testing.T, l *pace.Limiter) {
 			l.Done(acquire(t, l), 429, ra)
 			time.Sleep(time.Minute + 30*time.Second) // 51
 			l.Done(acquire(t, l), 429, ra)           // 40
@@ -445,7 +395,7 @@ func TestLimiterAdaptive(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				l := fetch.NewLimiter(fetch.LimiterOptions{Limits: paceLimits(t, tt.limits)})
+				l := pace.NewLimiter(pace.LimiterOptions{Limits: pacetest.Limits(t, tt.limits)})
 				tt.run(t, l)
 				if got := l.Limits().String(); got != tt.want {
 					t.Errorf("Limits %s, want %s", got, tt.want)
@@ -459,7 +409,7 @@ func TestLimiterAdaptive(t *testing.T) {
 // a cut to 48/1m, a minute holds 48 releases.
 func TestLimiterLowerLimitsPace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l := fetch.NewLimiter(fetch.LimiterOptions{Limits: paceLimits(t, "60/1m"), Margin: -1})
+		l := pace.NewLimiter(pace.LimiterOptions{Limits: pacetest.Limits(t, "60/1m"), Margin: -1})
 		start := time.Now()
 		tk, _ := l.Acquire(t.Context())
 		l.Done(tk, 429, http.Header{"Retry-After": {"1"}})
@@ -506,7 +456,7 @@ func TestLimiterHeaders(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				l := fetch.NewLimiter(fetch.LimiterOptions{Limits: paceLimits(t, tt.limits)})
+				l := pace.NewLimiter(pace.LimiterOptions{Limits: pacetest.Limits(t, tt.limits)})
 				tk, err := l.Acquire(t.Context())
 				if err != nil {
 					t.Fatal(err)
@@ -561,7 +511,7 @@ func TestLimiterETA(t *testing.T) {
 		name := tt.limits + "/margin=" + strconv.FormatFloat(tt.margin, 'g', -1, 64) + "/sent=" + strconv.Itoa(tt.sent) + "/pause=" + tt.pause.String() + "/n=" + strconv.Itoa(tt.n)
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				l := fetch.NewLimiter(fetch.LimiterOptions{Limits: paceLimits(t, tt.limits), Margin: tt.margin})
+				l := pace.NewLimiter(pace.LimiterOptions{Limits: pacetest.Limits(t, tt.limits), Margin: tt.margin})
 				for range tt.sent {
 					if err := l.Wait(t.Context()); err != nil {
 						t.Fatal(err)
@@ -583,9 +533,9 @@ func TestLimiterETA(t *testing.T) {
 func TestLimiterETAMatchesGreedy(t *testing.T) {
 	for _, s := range []string{"60/1m,1000/1h", "20/1s,120/6s", "5/1s,7/2s,9/10s"} {
 		t.Run(s, func(t *testing.T) {
-			ls := paceLimits(t, s)
-			l := fetch.NewLimiter(fetch.LimiterOptions{Limits: ls, Now: func() time.Time { return time.Unix(0, 0) }})
-			g := paceGreedy(3000, paceStretch(ls, fetch.DefaultMargin))
+			ls := pacetest.Limits(t, s)
+			l := pace.NewLimiter(pace.LimiterOptions{Limits: ls, Now: func() time.Time { return time.Unix(0, 0) }})
+			g := pacetest.Greedy(3000, paceStretch(ls, pace.DefaultMargin))
 			for _, n := range []int{1, 2, 19, 20, 21, 59, 60, 61, 119, 120, 121, 999, 1000, 1001, 2999, 3000} {
 				if got := l.ETA(n); got != g[n-1] {
 					t.Errorf("ETA(%d) = %v, want %v", n, got, g[n-1])
@@ -599,7 +549,7 @@ func TestLimiterETAMatchesGreedy(t *testing.T) {
 // pauses.
 func TestLimiterNoLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l := fetch.NewLimiter(fetch.LimiterOptions{Limits: ratelimit.Limits{}})
+		l := pace.NewLimiter(pace.LimiterOptions{Limits: ratelimit.Limits{}})
 		start := time.Now()
 		for range 10_000 {
 			if err := l.Wait(t.Context()); err != nil {
@@ -621,7 +571,7 @@ func TestLimiterNoLimits(t *testing.T) {
 
 // TestLimiterDefaultLimits checks that nil Limits means the API's.
 func TestLimiterDefaultLimits(t *testing.T) {
-	if got := fetch.NewLimiter(fetch.LimiterOptions{}).Limits().String(); got != "60/1m,1000/1h" {
+	if got := pace.NewLimiter(pace.LimiterOptions{}).Limits().String(); got != "60/1m,1000/1h" {
 		t.Fatalf("Limits %s", got)
 	}
 }
