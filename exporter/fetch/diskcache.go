@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/curex/curex/exporter/internal/atomicfile"
+	"github.com/curex/curex/exporter/layout"
 )
 
 // DiskCache is an on-disk ETag cache: it keeps the last body and ETag of
@@ -74,7 +75,7 @@ func (c *DiskCache) Dir() string { return c.dir }
 func (c *DiskCache) path(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	name := hex.EncodeToString(sum[:])
-	return filepath.Join(c.dir, name[:2], name)
+	return layout.ETagEntry(c.dir, name)
 }
 
 // Get returns the ETag and body stored under key, and whether there is a

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -36,10 +37,11 @@ const cycleDepth = 64
 // own ancestor, a locale or primary locale that is not a language tag, an
 // empty curriculum id, variant id or variant chain, an empty node id, a
 // negative position, depth or override level, a source locale that is
-// neither empty nor a language tag, a path that is not a safe relative
-// ".html" path, an attribute value that is not valid JSON, or a resolution
-// time outside the years 0 to 9999. Errors name the offending node by id
-// and by its JSON Pointer in the document.
+// neither empty nor a language tag, a node whose page (layout.NodePage of
+// the export and the node's segment) is not a safe relative ".html" path,
+// an attribute value that is not valid JSON, or a resolution time outside
+// the years 0 to 9999. Errors name the offending node by id and by its
+// JSON Pointer in the document.
 //
 // Strings that are not valid UTF-8 are written with each invalid byte
 // replaced by U+FFFD, as encoding/json does. An attribute whose value is
@@ -52,7 +54,7 @@ func Encode(t *model.Tree) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := encoder{buf: make([]byte, 0, size)}
+	e := encoder{buf: make([]byte, 0, size), export: t.Export}
 	if err := e.tree(t, count); err != nil {
 		return nil, err
 	}
@@ -121,9 +123,11 @@ func check(t *model.Tree) (count, size int, err error) {
 		n := f.nodes[f.next]
 		f.next++
 		bad := func(format string, args ...any) error { return nodeError(n, stack, format, args...) }
-		switch {
-		case n == nil:
+		if n == nil {
 			return 0, 0, fmt.Errorf("jsonbundle: nil node at %s", pointer(stack))
+		}
+		page := layout.NodePage(t.Export, n.Segment)
+		switch {
 		case n.ID == "":
 			return 0, 0, bad("empty id")
 		case n.Position < 0:
@@ -135,11 +139,11 @@ func check(t *model.Tree) (count, size int, err error) {
 		case n.Translation.SourceLocale != "" && n.Translation.SourceLocale != t.Locale &&
 			n.Translation.SourceLocale != t.PrimaryLocale && !validLocale(n.Translation.SourceLocale):
 			return 0, 0, bad("source locale %q is not a language tag", n.Translation.SourceLocale)
-		case !validPath(n.Path):
-			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", n.Path)
+		case !validPath(page):
+			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", page)
 		}
 		count++
-		size += nodeSize(n, 2*len(stack))
+		size += nodeSize(n, 2*len(stack)) + len(page)
 		if len(n.Children) > 0 {
 			if len(stack) >= cycleDepth {
 				if onPath == nil {
@@ -156,16 +160,16 @@ func check(t *model.Tree) (count, size int, err error) {
 	return count, size, nil
 }
 
-// nodeSize estimates the bytes node n takes without its children when its
-// object sits at indentation level: a little more than it needs for usual
-// attributes, so that the buffer rarely grows.
+// nodeSize estimates the bytes node n takes, without its children and its
+// path, when its object sits at indentation level: a little more than it
+// needs for usual attributes, so that the buffer rarely grows.
 func nodeSize(n *model.Node, level int) int {
 	ind := func(l int) int { return 1 + 2*min(l, maxIndent) }
 	size := 400 + 3*ind(level) + 16*ind(level+1) + 9*ind(level+2) +
 		len(n.ID) + len(n.Title) + len(n.NodeType.Name) + len(n.NodeType.DisplayName) +
 		len(n.NodeType.Icon) + len(n.OrdinalLabel) + len(n.TypeDisplay) + len(n.WorkflowStatus) +
 		len(n.Inheritance.SourceCurriculum) + len(n.Translation.Status) +
-		len(n.Translation.SourceLocale) + len(n.Path)
+		len(n.Translation.SourceLocale)
 	for k, v := range n.Attributes {
 		// Each element of a nested array or object gets a line of its own
 		// (commas in strings count too: an estimate may exceed).
@@ -183,8 +187,9 @@ func nodeError(n *model.Node, stack []frame, format string, args ...any) error {
 
 // encoder appends the document to buf.
 type encoder struct {
-	buf  []byte
-	keys []string // scratch for sorting attribute names
+	buf    []byte
+	keys   []string     // scratch for sorting attribute names
+	export model.Export // where the nodes' pages are (path)
 }
 
 // nl starts a new line indented for level.
@@ -362,7 +367,7 @@ func (e *encoder) head(n *model.Node, level int) error {
 	e.nl(in)
 	e.buf = append(e.buf, '}')
 	e.key(in, "path")
-	e.str(n.Path)
+	e.str(layout.NodePage(e.export, n.Segment))
 	e.key(in, "children")
 	return nil
 }
