@@ -20,6 +20,9 @@ const (
 	SnapshotsDir = "snapshots"
 	// PrintExt ends the name of every printed PDF in PrintsDir.
 	PrintExt = ".pdf"
+	// StagingDir holds the local copies export --output URL builds into
+	// before publishing, one per bucket and prefix.
+	StagingDir = "publish"
 )
 
 // Cache is the layout of a cache folder (--cache-dir), given by its path:
@@ -29,6 +32,7 @@ const (
 //	api/<scope>/state/         the run state (ScopeDir.State)
 //	api/<scope>/state/snapshots/  the trees' snapshots (ScopeDir.Snapshots)
 //	pdf/<key>.pdf              the printed PDFs (Cache.Prints, PrintEntry)
+//	publish/<name>/            a copy to publish (Cache.Staging)
 type Cache string
 
 // Scopes is the folder of the scopes' folders.
@@ -39,6 +43,10 @@ func (c Cache) Scope(name string) ScopeDir { return ScopeDir(filepath.Join(c.Sco
 
 // Prints is the folder of the printed PDFs.
 func (c Cache) Prints() string { return filepath.Join(string(c), PrintsDir) }
+
+// Staging is the folder export --output URL builds into before
+// publishing, for the bucket and prefix whose folder name is name.
+func (c Cache) Staging(name string) string { return filepath.Join(string(c), StagingDir, name) }
 
 // ScopeDir is the layout of one scope's folder, given by its path.
 type ScopeDir string
