@@ -70,6 +70,14 @@ func ExportIndex(e model.Export) string { return e.Dir() + "/" + Index }
 // seg: curriculum/variant/locale/seg/index.html.
 func NodePage(e model.Export, seg string) string { return e.Dir() + "/" + seg + "/" + Index }
 
+// NodePageParts returns what NodePage puts around a node's segment:
+// NodePage(e, seg) is prefix + seg + suffix. It is for encoders that
+// write many pages of one export without building each path; the parts
+// meet the segment at a "/".
+func NodePageParts(e model.Export) (prefix, suffix string) {
+	return e.Dir() + "/", "/" + Index
+}
+
 // CurriculumIndex is a curriculum's landing page: its slug/index.html.
 func CurriculumIndex(slug string) string { return slug + "/" + Index }
 

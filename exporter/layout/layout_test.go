@@ -40,6 +40,12 @@ func TestPaths(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", tc.name, tc.got, tc.want)
 		}
 	}
+	for _, seg := range []string{"u1", "unit-1-6b3a55e0", ""} {
+		prefix, suffix := layout.NodePageParts(e)
+		if got, want := prefix+seg+suffix, layout.NodePage(e, seg); got != want {
+			t.Errorf("NodePageParts around %q: got %q, want %q", seg, got, want)
+		}
+	}
 	if got := layout.Trees(e); len(got) != 2 || got[0] != "bundles/algebra-1/texas/es" || got[1] != "algebra-1/texas/es" {
 		t.Errorf("Trees: got %q", got)
 	}

@@ -37,9 +37,9 @@ const cycleDepth = 64
 // own ancestor, a locale or primary locale that is not a language tag, an
 // empty curriculum id, variant id or variant chain, an empty node id, a
 // negative position, depth or override level, a source locale that is
-// neither empty nor a language tag, a node whose page (layout.NodePage of
-// the export and the node's segment) is not a safe relative ".html" path,
-// an attribute value that is not valid JSON, or a resolution time outside
+// neither empty nor a language tag, a node whose segment is not one path
+// segment or whose page (layout.NodePage) is not a safe relative ".html"
+// path, an attribute value that is not valid JSON, or a resolution time outside
 // the years 0 to 9999. Errors name the offending node by id and by its
 // JSON Pointer in the document.
 //
@@ -54,7 +54,8 @@ func Encode(t *model.Tree) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := encoder{buf: make([]byte, 0, size), export: t.Export}
+	e := encoder{buf: make([]byte, 0, size)}
+	e.prefix, e.suffix = layout.NodePageParts(t.Export)
 	if err := e.tree(t, count); err != nil {
 		return nil, err
 	}
@@ -108,6 +109,10 @@ func check(t *model.Tree) (count, size int, err error) {
 		size += len(name) + 8
 	}
 
+	// A node's path is prefix + segment + suffix: the parts are checked
+	// once, each segment alone.
+	prefix, suffix := layout.NodePageParts(t.Export)
+	pagesOK := validPath(prefix + "x" + suffix)
 	var onPath map[*model.Node]bool
 	stack := []frame{{nodes: t.Nodes}}
 	for len(stack) > 0 {
@@ -123,11 +128,9 @@ func check(t *model.Tree) (count, size int, err error) {
 		n := f.nodes[f.next]
 		f.next++
 		bad := func(format string, args ...any) error { return nodeError(n, stack, format, args...) }
-		if n == nil {
-			return 0, 0, fmt.Errorf("jsonbundle: nil node at %s", pointer(stack))
-		}
-		page := layout.NodePage(t.Export, n.Segment)
 		switch {
+		case n == nil:
+			return 0, 0, fmt.Errorf("jsonbundle: nil node at %s", pointer(stack))
 		case n.ID == "":
 			return 0, 0, bad("empty id")
 		case n.Position < 0:
@@ -139,11 +142,11 @@ func check(t *model.Tree) (count, size int, err error) {
 		case n.Translation.SourceLocale != "" && n.Translation.SourceLocale != t.Locale &&
 			n.Translation.SourceLocale != t.PrimaryLocale && !validLocale(n.Translation.SourceLocale):
 			return 0, 0, bad("source locale %q is not a language tag", n.Translation.SourceLocale)
-		case !validPath(page):
-			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", page)
+		case !pagesOK || !validSegment(n.Segment):
+			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", prefix+n.Segment+suffix)
 		}
 		count++
-		size += nodeSize(n, 2*len(stack)) + len(page)
+		size += nodeSize(n, 2*len(stack)) + len(prefix) + len(n.Segment) + len(suffix)
 		if len(n.Children) > 0 {
 			if len(stack) >= cycleDepth {
 				if onPath == nil {
@@ -187,9 +190,11 @@ func nodeError(n *model.Node, stack []frame, format string, args ...any) error {
 
 // encoder appends the document to buf.
 type encoder struct {
-	buf    []byte
-	keys   []string     // scratch for sorting attribute names
-	export model.Export // where the nodes' pages are (path)
+	buf  []byte
+	keys []string // scratch for sorting attribute names
+	// prefix and suffix surround a node's segment in its path
+	// (layout.NodePageParts).
+	prefix, suffix string
 }
 
 // nl starts a new line indented for level.
@@ -214,6 +219,17 @@ func (e *encoder) key(level int, k string) {
 }
 
 func (e *encoder) str(s string) { e.buf = appendString(e.buf, s) }
+
+// page writes the path of the node whose segment is seg as a JSON string,
+// without building the path: the parts meet at a "/", so escaping them
+// one by one escapes the whole.
+func (e *encoder) page(seg string) {
+	e.buf = append(e.buf, '"')
+	e.buf = appendEscaped(e.buf, e.prefix)
+	e.buf = appendEscaped(e.buf, seg)
+	e.buf = appendEscaped(e.buf, e.suffix)
+	e.buf = append(e.buf, '"')
+}
 
 func (e *encoder) int(n int) { e.buf = strconv.AppendInt(e.buf, int64(n), 10) }
 
@@ -367,7 +383,7 @@ func (e *encoder) head(n *model.Node, level int) error {
 	e.nl(in)
 	e.buf = append(e.buf, '}')
 	e.key(in, "path")
-	e.str(layout.NodePage(e.export, n.Segment))
+	e.page(n.Segment)
 	e.key(in, "children")
 	return nil
 }
@@ -504,6 +520,12 @@ const hex = "0123456789abcdef"
 // become \ufffd, and everything else, "<", ">" and "&" included, is kept.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s escaped as appendString does, without quotes.
+func appendEscaped(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -549,6 +571,5 @@ func appendString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
