@@ -27,12 +27,12 @@ const (
 
 // Cache is the layout of a cache folder (--cache-dir), given by its path:
 //
-//	api/<scope>/scope.json     the scope (ScopeDir.Record)
-//	api/<scope>/etag/ab/ab…    the ETag cache (ScopeDir.ETags, ETagEntry)
-//	api/<scope>/state/         the run state (ScopeDir.State)
-//	api/<scope>/state/snapshots/  the trees' snapshots (ScopeDir.Snapshots)
-//	pdf/<key>.pdf              the printed PDFs (Cache.Prints, PrintEntry)
-//	publish/<name>/            a copy to publish (Cache.Staging)
+//	api/<scope>/scope.json         the scope (ScopeDir.Record)
+//	api/<scope>/etag/ab/ab…        the ETag cache (ScopeDir.ETags, ETagEntry)
+//	api/<scope>/state/             the run state (ScopeDir.State)
+//	api/<scope>/state/snapshots/   the trees' snapshots (ScopeDir.Snapshots)
+//	pdf/<key>.pdf                  the printed PDFs (Cache.Prints, PrintEntry)
+//	publish/<name>/                a copy to publish (Cache.Staging)
 type Cache string
 
 // Scopes is the folder of the scopes' folders.

@@ -48,9 +48,8 @@ type treeCtx struct {
 	history   *changes.History // nil: no "What's new" page
 	flat      []*flatNode
 	byID      map[string]*flatNode
-	pages     map[*model.Node]string // each node's page (layout.NodePage)
-	locales   []target               // every exported locale of the variant, this one included
-	variants  []target               // every variant exported in this locale, this one included
+	locales   []target // every exported locale of the variant, this one included
+	variants  []target // every variant exported in this locale, this one included
 	toc       string
 	rtl       bool
 	fullSide  bool
@@ -59,6 +58,8 @@ type treeCtx struct {
 	// items holds sidebar items off the current path, rendered once (by
 	// link and "more" mark): they look the same on every node page.
 	itemCache map[string]template.HTML
+	// pages holds each node's page (layout.NodePage).
+	pages map[*model.Node]string
 }
 
 // RenderTree writes one tree: its contents page (layout.ExportIndex), a
