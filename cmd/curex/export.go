@@ -16,6 +16,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
 )
@@ -250,7 +251,7 @@ func (f *exportFlags) publishTo(ctx context.Context, g *globals, target, dir str
 	}
 	var keep []string
 	for _, fl := range sum.Failures {
-		keep = append(keep, fl.Export.Dir(), "bundles/"+fl.Export.Dir())
+		keep = append(keep, layout.Dir(fl.Export), layout.BundleDir(fl.Export))
 	}
 	return publishFolder(ctx, g, dir, target, &f.pub, keep...)
 }

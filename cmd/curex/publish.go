@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/publish"
 )
@@ -180,5 +180,5 @@ func publishError(err error) error {
 // fetch.
 func publishStagingDir(cacheDir, rawURL string) string {
 	sum := sha256.Sum256([]byte(publish.Redact(rawURL)))
-	return filepath.Join(cacheDir, "publish", hex.EncodeToString(sum[:8]))
+	return layout.Cache(cacheDir).Staging(hex.EncodeToString(sum[:8]))
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -39,7 +40,7 @@ func Of(t *model.Tree) Snapshot {
 	walk = func(ns []*model.Node, parent string) {
 		for _, n := range ns {
 			s.Nodes = append(s.Nodes, Node{
-				ID: n.ID, Parent: parent, Title: n.Title, Path: n.Path,
+				ID: n.ID, Parent: parent, Title: n.Title, Path: layout.NodePage(t.Export, n.Segment),
 				Content: contentHash(n), Translated: primary || n.Translation.IsTranslated,
 			})
 			walk(n.Children, n.ID)

@@ -9,21 +9,14 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/internal/atomicfile"
+	"github.com/curex/curex/exporter/layout"
 )
-
-// ScopesDir is the folder of a cache folder that holds one folder per
-// Scope: the ETag cache and the run state of one API and identity.
-const ScopesDir = "api"
-
-// scopeFile describes a scope's folder, for people and for Build.
-const scopeFile = "scope.json"
 
 // Scope names what an ETag cache and a run state hold answers of: one API
 // origin (scheme, host, port and path prefix) and one identity of the
@@ -70,7 +63,7 @@ func ScopeOf(base *url.URL, u *api.User) (Scope, error) {
 // Dir returns the scope's folder under the cache folder cacheDir.
 func (s Scope) Dir(cacheDir string) string {
 	sum := sha256.Sum256([]byte(s.Origin + "\n" + s.Identity))
-	return filepath.Join(cacheDir, ScopesDir, hex.EncodeToString(sum[:12]))
+	return string(layout.Cache(cacheDir).Scope(hex.EncodeToString(sum[:12])))
 }
 
 // String shows the scope as messages do: "organization 7 at https://…".
@@ -100,7 +93,7 @@ func NewScopedCache(cacheDir string, base *url.URL) (*ScopedCache, error) {
 		return nil, err
 	}
 	s.Identity = "" // the origin's own folder, no run's scope
-	d, err := OpenDiskCache(filepath.Join(s.Dir(cacheDir), "etag"))
+	d, err := OpenDiskCache(layout.ScopeDir(s.Dir(cacheDir)).ETags())
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +103,7 @@ func NewScopedCache(cacheDir string, base *url.URL) (*ScopedCache, error) {
 // OpenScope returns a cache bound to the scope folder dir (one Bind made
 // earlier), for a build that answers requests from it.
 func OpenScope(dir string) (*ScopedCache, error) {
-	d, err := OpenDiskCache(filepath.Join(dir, "etag"))
+	d, err := OpenDiskCache(layout.ScopeDir(dir).ETags())
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +120,7 @@ func (c *ScopedCache) Bind(s Scope) (string, error) {
 		return c.dir, nil
 	}
 	dir := s.Dir(c.cacheDir)
-	d, err := OpenDiskCache(filepath.Join(dir, "etag"))
+	d, err := OpenDiskCache(layout.ScopeDir(dir).ETags())
 	if err != nil {
 		return "", err
 	}
@@ -135,7 +128,7 @@ func (c *ScopedCache) Bind(s Scope) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("scope: %w", err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, scopeFile), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(layout.ScopeDir(dir).Record(), append(data, '\n')); err != nil {
 		return "", fmt.Errorf("%w: scope: %w", api.ErrCache, err)
 	}
 	for _, key := range c.touched {
@@ -183,7 +176,7 @@ type scopeRecord struct {
 // cacheDir, and the scope; ok is false when there is none (a cache of the
 // layout before scopes holds none: it is ignored).
 func LatestScope(cacheDir string) (dir string, s Scope, ok bool, err error) {
-	entries, err := os.ReadDir(filepath.Join(cacheDir, ScopesDir))
+	entries, err := os.ReadDir(layout.Cache(cacheDir).Scopes())
 	if errors.Is(err, os.ErrNotExist) {
 		return "", Scope{}, false, nil
 	}
@@ -195,8 +188,8 @@ func LatestScope(cacheDir string) (dir string, s Scope, ok bool, err error) {
 		if !e.IsDir() {
 			continue
 		}
-		d := filepath.Join(cacheDir, ScopesDir, e.Name())
-		data, err := os.ReadFile(filepath.Join(d, scopeFile))
+		d := string(layout.Cache(cacheDir).Scope(e.Name()))
+		data, err := os.ReadFile(layout.ScopeDir(d).Record())
 		if err != nil {
 			continue
 		}

@@ -18,8 +18,8 @@ import (
 const MaxLineBytes = 4096
 
 // Normalize turns a resolved curriculum from the API into the model tree of
-// export e, giving every node its page path under e.Dir(). Node ids that
-// repeat within the tree (a broken upstream) get distinct paths. The
+// export e, giving every node its segment (model.Node.Segment). Node ids
+// that repeat within the tree (a broken upstream) get distinct segments. The
 // one-line texts every format shows (titles, type names and labels, the
 // source curriculum) pass through PlainText and are cut to about
 // MaxLineBytes, ending in "…"; ids and attributes are kept exactly as
@@ -131,7 +131,7 @@ func normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) (*model.
 			} else {
 				used[seg] = 1
 			}
-			n.Path = e.Dir() + "/" + seg + "/index.html"
+			n.Segment = seg
 			*f.dst = append(*f.dst, n)
 			if len(s.Children) > 0 {
 				stack = append(stack, frame{s.Children, &n.Children, f.depth + 1, place})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/slug"
@@ -33,18 +34,19 @@ func TestWindowsReservedSegments(t *testing.T) {
 	var walk func([]*model.Node)
 	walk = func(ns []*model.Node) {
 		for _, n := range ns {
-			if err := output.CheckPath(n.Path); err != nil {
+			page := layout.NodePage(e, n.Segment)
+			if err := output.CheckPath(page); err != nil {
 				t.Errorf("node %q: %v", n.ID, err)
 			}
-			for _, seg := range strings.Split(n.Path, "/") {
+			for _, seg := range strings.Split(page, "/") {
 				if slug.Reserved(seg) {
-					t.Errorf("node %q: path %q has segment %q, reserved on Windows", n.ID, n.Path, seg)
+					t.Errorf("node %q: path %q has segment %q, reserved on Windows", n.ID, page, seg)
 				}
 			}
-			if seen[n.Path] {
-				t.Errorf("node %q: path %q given twice", n.ID, n.Path)
+			if seen[page] {
+				t.Errorf("node %q: path %q given twice", n.ID, page)
 			}
-			seen[n.Path] = true
+			seen[page] = true
 			walk(n.Children)
 		}
 	}

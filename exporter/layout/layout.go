@@ -1,10 +1,12 @@
 // Package layout is the one place that spells where curex puts things: the
-// files of an export in the output folder (pages, bundles, handbook, feed),
-// the site-wide files, and the folders of the cache. Renderers, the
-// orchestrator, tree.json's node paths and the manifest all ask it, so the
-// layout documented in README.md and docs/formats.md has one home.
+// files of an export in the output folder (pages, bundles, handbook, feed,
+// search index), the site-wide files, and the folders of the cache.
+// Renderers, the orchestrator, tree.json's node paths and the manifest all
+// ask it, so the layout documented in README.md and docs/formats.md has
+// one home.
 //
 // Every output path is relative to the output root, with forward slashes.
+// Cache paths (see Cache) are paths of the operating system.
 package layout
 
 import "github.com/curex/curex/exporter/model"
@@ -23,8 +25,39 @@ const (
 	NotFound = "404.html"
 	// BundlesRoot holds every export's bundles.
 	BundlesRoot = "bundles"
+	// Assets is the folder of the theme's files: in a theme folder, and
+	// at the output root, where the website renderer copies them.
+	Assets = "assets"
 	// Index is the page file of a folder.
 	Index = "index.html"
+)
+
+// File names of an export's files: the last segment of the paths the
+// functions below return. Each holds a dot, which no node's segment does,
+// so they never meet a node's folder. Servers and publishers tell kinds of
+// file by these names.
+const (
+	// HandbookFile is the printable handbook.
+	HandbookFile = "handbook.html"
+	// PDFFile is the handbook printed to PDF.
+	PDFFile = "handbook.pdf"
+	// FeedFile is the Atom feed of changes.
+	FeedFile = "feed.xml"
+	// WhatsNewFile is the page of changes.
+	WhatsNewFile = "whats-new.html"
+	// SearchFile is the search index, for programs.
+	SearchFile = "search.json"
+	// SearchScriptFile is the search index as a script, which the search
+	// box loads with a <script> element (so that it works from file://).
+	SearchScriptFile = "search-index.js"
+	// TreeFile is the JSON bundle.
+	TreeFile = "tree.json"
+	// ChangesFile is the history of changes.
+	ChangesFile = "changes.json"
+	// MarkdownFolder is the folder of the Markdown bundle.
+	MarkdownFolder = "markdown"
+	// MarkdownZipFile is the Markdown bundle as one archive.
+	MarkdownZipFile = "markdown.zip"
 )
 
 // Dir is the export's folder: curriculum/variant/locale.
@@ -37,33 +70,54 @@ func ExportIndex(e model.Export) string { return e.Dir() + "/" + Index }
 // seg: curriculum/variant/locale/seg/index.html.
 func NodePage(e model.Export, seg string) string { return e.Dir() + "/" + seg + "/" + Index }
 
+// NodePageParts returns what NodePage puts around a node's segment:
+// NodePage(e, seg) is prefix + seg + suffix. It is for encoders that
+// write many pages of one export without building each path; the parts
+// meet the segment at a "/".
+func NodePageParts(e model.Export) (prefix, suffix string) {
+	return e.Dir() + "/", "/" + Index
+}
+
 // CurriculumIndex is a curriculum's landing page: its slug/index.html.
 func CurriculumIndex(slug string) string { return slug + "/" + Index }
 
+// Asset is the theme file name (a path under assets/, such as
+// "site.1a2b3c4d.css" or "icons/unit.svg") in the output.
+func Asset(name string) string { return Assets + "/" + name }
+
 // Handbook is the export's printable handbook.
-func Handbook(e model.Export) string { return e.Dir() + "/handbook.html" }
+func Handbook(e model.Export) string { return e.Dir() + "/" + HandbookFile }
 
 // PDF is the export's handbook printed to PDF.
-func PDF(e model.Export) string { return e.Dir() + "/handbook.pdf" }
+func PDF(e model.Export) string { return e.Dir() + "/" + PDFFile }
 
 // Feed is the export's Atom feed of changes.
-func Feed(e model.Export) string { return e.Dir() + "/feed.xml" }
+func Feed(e model.Export) string { return e.Dir() + "/" + FeedFile }
+
+// WhatsNew is the export's page of changes.
+func WhatsNew(e model.Export) string { return e.Dir() + "/" + WhatsNewFile }
+
+// Search is the export's search index (JSON).
+func Search(e model.Export) string { return e.Dir() + "/" + SearchFile }
+
+// SearchScript is the export's search index as a script.
+func SearchScript(e model.Export) string { return e.Dir() + "/" + SearchScriptFile }
 
 // BundleDir is the folder of the export's bundles: bundles/curriculum/variant/locale.
 func BundleDir(e model.Export) string { return BundlesRoot + "/" + e.Dir() }
 
 // TreeJSON is the export's JSON bundle.
-func TreeJSON(e model.Export) string { return BundleDir(e) + "/tree.json" }
+func TreeJSON(e model.Export) string { return BundleDir(e) + "/" + TreeFile }
 
 // Changes is the export's history of changes (changes.json).
-func Changes(e model.Export) string { return BundleDir(e) + "/changes.json" }
+func Changes(e model.Export) string { return BundleDir(e) + "/" + ChangesFile }
 
 // MarkdownDir is the folder of the export's Markdown bundle, with a
 // trailing slash: bundles/curriculum/variant/locale/markdown/.
-func MarkdownDir(e model.Export) string { return BundleDir(e) + "/markdown/" }
+func MarkdownDir(e model.Export) string { return BundleDir(e) + "/" + MarkdownFolder + "/" }
 
 // MarkdownZip is the export's Markdown bundle as one archive.
-func MarkdownZip(e model.Export) string { return BundleDir(e) + "/markdown.zip" }
+func MarkdownZip(e model.Export) string { return BundleDir(e) + "/" + MarkdownZipFile }
 
 // Trees lists the folders that hold an export's files, for carrying an
 // export over from the previous output: its bundles and its pages.

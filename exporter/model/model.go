@@ -108,8 +108,11 @@ type Node struct {
 	Attributes  map[string]json.RawMessage
 	Inheritance Inheritance
 	Translation Translation
-	// Path is the node's HTML page relative to the output root.
-	Path     string
+	// Segment is the node's name in its tree, unique there and the same in
+	// every format: a slug of its ID (see slug.ID), told apart when two
+	// nodes share an ID. Renderers ask the layout package where a node's
+	// files go (layout.NodePage).
+	Segment  string
 	Children []*Node
 }
 

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/curex/curex/exporter/layout"
 )
 
 // ManifestName is the manifest's file name at the output root.
-const ManifestName = "manifest.json"
+const ManifestName = layout.Manifest
 
 // Export states in the manifest.
 const (

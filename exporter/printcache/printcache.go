@@ -28,15 +28,13 @@ import (
 
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/internal/atomicfile"
+	"github.com/curex/curex/exporter/layout"
 )
 
 // keyVersion changes when the key's recipe or curex's post-processing of
 // Chromium's PDF (see chrome.Browser.PDF) changes, so older entries are no
 // longer found.
 const keyVersion = "curex-printcache-1"
-
-// ext ends every entry's name.
-const ext = ".pdf"
 
 // Store is a folder of printed PDFs. Its methods are safe for concurrent
 // use.
@@ -123,7 +121,7 @@ func (s *Store) Prune(unused time.Duration) (int, error) {
 	for _, e := range entries {
 		name := e.Name()
 		temp := atomicfile.IsTemp(name)
-		if !temp && !strings.HasSuffix(name, ext) {
+		if !temp && !strings.HasSuffix(name, layout.PrintExt) {
 			continue // not ours
 		}
 		info, err := e.Info()
@@ -163,7 +161,7 @@ func (s *Store) path(key string) (string, bool) {
 	if _, err := hex.DecodeString(key); err != nil {
 		return "", false
 	}
-	return filepath.Join(s.dir, key+ext), true
+	return layout.PrintEntry(s.dir, key), true
 }
 
 // whole reports whether data looks like a complete PDF: the header at the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/layout"
 )
 
 const pdf = "%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
@@ -65,7 +66,7 @@ func TestGetPut(t *testing.T) {
 		if err := s.Put(k, []byte(pdf)); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(s.dir, k+ext), []byte(pdf[:30]), 0o600); err != nil {
+		if err := os.WriteFile(layout.PrintEntry(s.dir, k), []byte(pdf[:30]), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := s.Get(k); ok {

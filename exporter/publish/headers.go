@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/serve"
 )
 
@@ -25,7 +25,7 @@ const (
 )
 
 // hashedAsset matches the theme's content-hashed files: assets/name.1a2b3c4d.ext.
-var hashedAsset = regexp.MustCompile(`^assets/(?:[^/]+/)*[^/]+\.[0-9a-f]{8}\.[A-Za-z0-9]+$`)
+var hashedAsset = regexp.MustCompile(`^` + regexp.QuoteMeta(layout.Assets) + `/(?:[^/]+/)*[^/]+\.[0-9a-f]{8}\.[A-Za-z0-9]+$`)
 
 // CacheControl returns the Cache-Control an object published at rel (a
 // path relative to the output root) is stored with.
@@ -36,11 +36,11 @@ func CacheControl(rel string) string {
 	base := path.Base(rel)
 	switch ext := strings.ToLower(path.Ext(base)); {
 	case ext == ".html" || ext == ".htm",
-		rel == output.ManifestName,
-		rel == "robots.txt",
+		rel == layout.Manifest,
+		rel == layout.Robots,
 		strings.HasPrefix(base, "sitemap") && ext == ".xml",
-		base == "feed.xml" || base == "changes.json", // what changed: follows every export
-		base == "search.json" || base == "search-index.js":
+		base == layout.FeedFile || base == layout.ChangesFile, // what changed: follows every export
+		base == layout.SearchFile || base == layout.SearchScriptFile:
 		return CacheShort
 	}
 	return CacheDefault

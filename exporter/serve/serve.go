@@ -23,6 +23,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/curex/curex/exporter/layout"
 )
 
 // contentTypes maps file extensions to the Content-Type served.
@@ -56,7 +58,7 @@ var contentTypes = map[string]string{
 // ContentType returns the Content-Type served for a file name, and
 // "application/octet-stream" for an unknown extension.
 func ContentType(name string) string {
-	if path.Base(name) == "feed.xml" { // the Atom feeds of changes
+	if path.Base(name) == layout.FeedFile { // the Atom feeds of changes
 		return "application/atom+xml; charset=utf-8"
 	}
 	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
@@ -88,9 +90,9 @@ func New(dir string) (*Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve %s: %w", dir, err)
 	}
-	if fi, err := root.Stat("index.html"); err != nil || fi.IsDir() {
+	if fi, err := root.Stat(layout.Home); err != nil || fi.IsDir() {
 		root.Close()
-		return nil, fmt.Errorf("serve %s: no index.html: build a site there with curex export or curex build first: %w", dir, ErrNotSite)
+		return nil, fmt.Errorf("serve %s: no %s: build a site there with curex export or curex build first: %w", dir, layout.Home, ErrNotSite)
 	}
 	return &Handler{root: root, fsys: root.FS()}, nil
 }
@@ -114,7 +116,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r)
 		return
 	}
-	if path.Base(name) == "index.html" && !strings.HasSuffix(r.URL.Path, "/") && path.Base(r.URL.Path) != "index.html" {
+	if path.Base(name) == layout.Index && !strings.HasSuffix(r.URL.Path, "/") && path.Base(r.URL.Path) != layout.Index {
 		// A folder asked for without its slash: relative links inside
 		// would resolve against the parent, so redirect.
 		http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
@@ -142,7 +144,7 @@ func (h *Handler) resolve(urlPath string) (string, bool) {
 		return "", false
 	}
 	if fi.IsDir() {
-		name = path.Join(name, "index.html")
+		name = path.Join(name, layout.Index)
 		if fi, err = fs.Stat(h.fsys, name); err != nil || fi.IsDir() {
 			return "", false
 		}
@@ -151,8 +153,8 @@ func (h *Handler) resolve(urlPath string) (string, bool) {
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
-	if _, err := fs.Stat(h.fsys, "404.html"); err == nil {
-		h.serveFile(w, r, "404.html", http.StatusNotFound)
+	if _, err := fs.Stat(h.fsys, layout.NotFound); err == nil {
+		h.serveFile(w, r, layout.NotFound, http.StatusNotFound)
 		return
 	}
 	http.Error(w, "404 page not found", http.StatusNotFound)
@@ -172,7 +174,7 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", ContentType(name))
-	if path.Base(name) == "handbook.html" {
+	if path.Base(name) == layout.HandbookFile {
 		hdr.Set("Content-Security-Policy", handbookPolicy)
 	} else {
 		hdr.Set("Content-Security-Policy", sitePolicy)

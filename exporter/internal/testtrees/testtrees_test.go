@@ -11,8 +11,8 @@ func TestSample(t *testing.T) {
 	if got := len(tr.VariantChain); got != 3 {
 		t.Fatalf("Houston ISD chain %v, want 3 levels", tr.VariantChain)
 	}
-	if tr.Count() == 0 || tr.Nodes[0].Path == "" {
-		t.Fatal("tree without nodes or paths")
+	if tr.Count() == 0 || tr.Nodes[0].Segment == "" {
+		t.Fatal("tree without nodes or segments")
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/templates"
 	"github.com/curex/curex/themes"
@@ -64,7 +65,7 @@ func New(o Options) (*Renderer, error) {
 		if themeHTML, err = readOptional(filepath.Join(o.ThemeDir, templateFile)); err != nil {
 			return nil, fmt.Errorf("handbook: theme: %w", err)
 		}
-		if themeCSS, err = readOptional(filepath.Join(o.ThemeDir, "assets", styleFile)); err != nil {
+		if themeCSS, err = readOptional(filepath.Join(o.ThemeDir, layout.Assets, styleFile)); err != nil {
 			return nil, fmt.Errorf("handbook: theme: %w", err)
 		}
 	}

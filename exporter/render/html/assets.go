@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/themes"
 )
 
@@ -52,7 +53,7 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 		return nil, fmt.Errorf("default theme: %w", err)
 	}
 	if themeDir != "" {
-		dir := filepath.Join(themeDir, "assets")
+		dir := filepath.Join(themeDir, layout.Assets)
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {
 			if err := readTree(os.DirFS(dir), files); err != nil {
 				return nil, fmt.Errorf("theme %s: %w", themeDir, err)

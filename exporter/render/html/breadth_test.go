@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -25,7 +26,7 @@ func flatFixture(n int) (*Site, *model.Tree) {
 		id := "l" + strconv.Itoa(i)
 		t.Nodes[i] = &model.Node{ID: id, Title: "Lesson " + strconv.Itoa(i),
 			NodeType: model.NodeType{Name: "lesson", DisplayName: "Lesson", Icon: "file"}, OrdinalLabel: strconv.Itoa(i + 1),
-			WorkflowStatus: model.StatusPublished, Path: e.Dir() + "/" + id + "/index.html"}
+			WorkflowStatus: model.StatusPublished, Segment: id}
 	}
 	return &Site{Generator: "curex test", Curricula: []*Curriculum{c}}, t
 }
@@ -78,7 +79,7 @@ func probe(t testing.TB, n int, indexes ...int) *pageProbe {
 	site, tree := flatFixture(n)
 	var paths []string
 	for _, i := range indexes {
-		paths = append(paths, tree.Nodes[i].Path)
+		paths = append(paths, layout.NodePage(tree.Export, tree.Nodes[i].Segment))
 	}
 	r, err := New(Options{})
 	if err != nil {

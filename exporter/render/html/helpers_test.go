@@ -120,7 +120,7 @@ func convert(e model.Export, rt *dataset.Tree) *model.Tree {
 				Position: n.Position, Depth: n.Depth, Attributes: n.Attributes,
 				Inheritance: model.Inheritance{IsInherited: n.Inheritance.IsInherited, SourceCurriculum: n.Inheritance.SourceCurriculum, OverrideLevel: n.Inheritance.OverrideLevel},
 				Translation: model.Translation{IsTranslated: n.Translation.IsTranslated, Status: n.Translation.Status, SourceLocale: n.Translation.SourceLocale},
-				Path:        e.Dir() + "/" + slug.ID(n.ID) + "/index.html",
+				Segment:     slug.ID(n.ID),
 				Children:    conv(n.Children),
 			})
 		}

@@ -44,7 +44,7 @@ func hostile() *fixture {
 					},
 					Inheritance: model.Inheritance{SourceCurriculum: "Src " + evil, OverrideLevel: 1},
 					Translation: model.Translation{Status: "fallback", SourceLocale: `en" onclick="x`},
-					Path:        e.Dir() + "/" + slug.ID(id) + "/index.html",
+					Segment:     slug.ID(id),
 					Children:    kids,
 				}
 			}

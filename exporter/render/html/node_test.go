@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -79,16 +80,18 @@ func TestInheritanceBadges(t *testing.T) {
 		{"algebra-1/houston-isd/en", "alg-hou-l1", model.Inheritance{SourceCurriculum: "Houston ISD"}, []string{"Added in Houston ISD"}},
 		{"algebra-1/houston-isd/es", "alg-u3-l2", model.Inheritance{SourceCurriculum: "Houston ISD", OverrideLevel: 2}, []string{"Modificado en Houston ISD"}},
 	} {
-		n := nodeOf(t, treeOf(t, f, tc.dir), tc.id)
+		tr := treeOf(t, f, tc.dir)
+		n := nodeOf(t, tr, tc.id)
+		page := layout.NodePage(tr.Export, n.Segment)
 		if n.Inheritance != tc.in {
 			t.Fatalf("%s/%s: the sample's inheritance is %+v, the case expects %+v", tc.dir, tc.id, n.Inheritance, tc.in)
 		}
 		var got []string
-		for _, li := range find(parse(t, w, n.Path), "li", "class", "badge") {
+		for _, li := range find(parse(t, w, page), "li", "class", "badge") {
 			got = append(got, text(li))
 		}
 		if !slices.Equal(got, tc.want) {
-			t.Errorf("%s: badges %q, want %q", n.Path, got, tc.want)
+			t.Errorf("%s: badges %q, want %q", page, got, tc.want)
 		}
 	}
 }
@@ -122,7 +125,7 @@ func TestPrevNext(t *testing.T) {
 	f, w := rendered(t)
 	for _, tr := range f.trees {
 		var order []string
-		tr.Walk(func(n *model.Node) bool { order = append(order, n.Path); return true })
+		tr.Walk(func(n *model.Node) bool { order = append(order, layout.NodePage(tr.Export, n.Segment)); return true })
 		for i, page := range order {
 			var wantPrev, wantNext string
 			if i > 0 {

@@ -3,6 +3,7 @@ package html
 import (
 	"html/template"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/render/i18n"
 )
 
@@ -81,9 +82,9 @@ func (p *Page) Href(to string) string {
 // under assets/.
 func (p *Page) Asset(name string) string {
 	if a, ok := p.assets.byName[name]; ok {
-		return p.Href("assets/" + a.Name)
+		return p.Href(layout.Asset(a.Name))
 	}
-	return p.Href("assets/" + name)
+	return p.Href(layout.Asset(name))
 }
 
 // Alternate is a <link rel="alternate" hreflang>.

@@ -3,6 +3,8 @@ package html
 import (
 	"net/url"
 	"strings"
+
+	"github.com/curex/curex/exporter/layout"
 )
 
 // rel returns the relative URL from the page at from to the file at to,
@@ -57,12 +59,12 @@ func plainPath(p string) bool {
 }
 
 // absURL joins the site URL and a path relative to the output root, with a
-// page's "index.html" left out ("https://x/c/v/l/n/").
+// folder's page (layout.Index) left out ("https://x/c/v/l/n/").
 func absURL(site, p string) string {
 	if !strings.HasSuffix(site, "/") {
 		site += "/"
 	}
-	p = strings.TrimSuffix(p, "index.html")
+	p = strings.TrimSuffix(p, layout.Index)
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)

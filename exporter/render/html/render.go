@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/templates"
@@ -222,7 +223,7 @@ func OutlineOf(t *model.Tree, includeUnpublished bool) *Outline {
 			continue
 		}
 		o.Parent[n.ID] = it.parent
-		o.Path[n.ID] = n.Path
+		o.Path[n.ID] = layout.NodePage(t.Export, n.Segment)
 		o.Nodes++
 		if primary || n.Translation.IsTranslated {
 			o.Translated++
@@ -315,12 +316,12 @@ func variantName(v *Variant, m i18n.Messages) string {
 func (r *Renderer) RenderSite(w Writer, site *Site) error {
 	for _, k := range []string{"site.css", "site.js", "icons.css", "chroma.css"} {
 		a := r.assets.byName[k]
-		if err := w.Write("assets/"+a.Name, a.Data); err != nil {
+		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
 			return err
 		}
 	}
 	for _, a := range r.assets.extra {
-		if err := w.Write("assets/"+a.Name, a.Data); err != nil {
+		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
 			return err
 		}
 	}
@@ -340,26 +341,26 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 		if r.opts.NoSitemap {
 			return errors.New("a site URL, but the renderer was made with NoSitemap: the sitemap cannot list the pages")
 		}
-		robots += "\nSitemap: " + absURL(site.URL, "sitemap.xml") + "\n"
-		if err := w.Write("sitemap.xml", r.sitemap(site)); err != nil {
+		robots += "\nSitemap: " + absURL(site.URL, layout.Sitemap) + "\n"
+		if err := w.Write(layout.Sitemap, r.sitemap(site)); err != nil {
 			return err
 		}
 	}
-	return w.Write("robots.txt", []byte(robots))
+	return w.Write(layout.Robots, []byte(robots))
 }
 
 func (r *Renderer) renderCatalog(w Writer, site *Site) error {
 	lang := siteLang(site)
 	m := i18n.For(lang)
-	p := &Page{Kind: "catalog", Path: "index.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
+	p := &Page{Kind: "catalog", Path: layout.Home, Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
 	p.Title = siteTitle(site, m)
 	if site.URL != "" {
 		p.Canonical = absURL(site.URL, p.Path)
 	}
-	p.Header = Header{SiteTitle: p.Title, SiteHref: p.Href("index.html")}
+	p.Header = Header{SiteTitle: p.Title, SiteHref: p.Href(layout.Home)}
 	for _, c := range site.Curricula {
 		p.Catalog = append(p.Catalog, CatalogEntry{
-			Name: c.Name, Description: c.Description, Href: p.Href(c.Slug + "/index.html"),
+			Name: c.Name, Description: c.Description, Href: p.Href(layout.CurriculumIndex(c.Slug)),
 			Lang: c.PrimaryLocale, RTL: RTL(c.PrimaryLocale), Variants: len(c.Variants), Locales: len(c.Locales),
 		})
 	}
@@ -372,14 +373,14 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 		lang = siteLang(site)
 	}
 	m := i18n.For(lang)
-	p := &Page{Kind: "curriculum", Path: c.Slug + "/index.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
+	p := &Page{Kind: "curriculum", Path: layout.CurriculumIndex(c.Slug), Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
 	p.Title = c.Name + " — " + siteTitle(site, m)
 	p.Description = c.Description
 	if site.URL != "" {
 		p.Canonical = absURL(site.URL, p.Path)
 	}
-	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: p.Href("index.html"), Curriculum: c.Name, CurriculumHref: p.Href(p.Path)}
-	p.Breadcrumbs = []Link{{Title: siteTitle(site, m), Href: p.Href("index.html")}, {Title: c.Name}}
+	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: p.Href(layout.Home), Curriculum: c.Name, CurriculumHref: p.Href(p.Path)}
+	p.Breadcrumbs = []Link{{Title: siteTitle(site, m), Href: p.Header.SiteHref}, {Title: c.Name}}
 	l := &Landing{Name: c.Name, Description: c.Description, Locales: c.Locales}
 	for i := range c.Variants {
 		v := &c.Variants[i]
@@ -397,7 +398,7 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 				}
 			}
 			if cell.Exported {
-				cell.Href = p.Href(c.Slug + "/" + key + "/index.html")
+				cell.Href = p.Href(layout.ExportIndex(model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: loc.Slug}))
 			}
 			row.Cells = append(row.Cells, cell)
 		}
@@ -417,7 +418,7 @@ func (r *Renderer) renderNotFound(w Writer, site *Site) error {
 	if site.URL != "" {
 		root = strings.TrimSuffix(site.URL, "/") + "/"
 	}
-	p := &Page{Kind: "notfound", Path: "404.html", Lang: lang, RTL: RTL(lang), Site: site, msgs: m, root: root}
+	p := &Page{Kind: "notfound", Path: layout.NotFound, Lang: lang, RTL: RTL(lang), Site: site, msgs: m, root: root}
 	p.Title = m.T("not_found_title") + " — " + siteTitle(site, m)
 	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: root}
 	return r.execute(w, "404", p)

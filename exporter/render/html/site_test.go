@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 )
@@ -169,7 +170,8 @@ func TestFallbackNotice(t *testing.T) {
 	fallbacks, translated := 0, 0
 	for _, tr := range f.trees {
 		tr.Walk(func(n *model.Node) bool {
-			doc := parse(t, w, n.Path)
+			page := layout.NodePage(tr.Export, n.Segment)
+			doc := parse(t, w, page)
 			notice := find(doc, "p", "class", "notice notice--fallback")
 			body := find(doc, "div", "class", "node__content")[0]
 			lang, hasLang := attr(body, "lang")
@@ -181,12 +183,12 @@ func TestFallbackNotice(t *testing.T) {
 					wantDir = "rtl"
 				}
 				if len(notice) != 1 || lang != tr.PrimaryLocale || dir != wantDir {
-					t.Errorf("%s: fallback page: %d notices, content lang=%q dir=%q", n.Path, len(notice), lang, dir)
+					t.Errorf("%s: fallback page: %d notices, content lang=%q dir=%q", page, len(notice), lang, dir)
 				}
 			} else {
 				translated++
 				if len(notice) != 0 || hasLang {
-					t.Errorf("%s: %s page has a fallback notice or a content lang", n.Path, n.Translation.Status)
+					t.Errorf("%s: %s page has a fallback notice or a content lang", page, n.Translation.Status)
 				}
 			}
 			return true
@@ -206,19 +208,20 @@ func TestLanguageSwitcherAndHreflang(t *testing.T) {
 	for _, tr := range f.trees {
 		c := f.site.Curricula[slices.IndexFunc(f.site.Curricula, func(c *Curriculum) bool { return c.Slug == tr.CurriculumSlug })]
 		tr.Walk(func(n *model.Node) bool {
-			doc := parse(t, w, n.Path)
+			page := layout.NodePage(tr.Export, n.Segment)
+			doc := parse(t, w, page)
 			alts := map[string]string{}
 			for _, l := range find(doc, "link", "rel", "alternate") {
 				lang, _ := attr(l, "hreflang")
 				href, _ := attr(l, "href")
-				target, _ := resolve(n.Path, href)
+				target, _ := resolve(page, href)
 				alts[lang] = target
 			}
 			switcher := map[string]string{}
 			for _, a := range find(doc, "a") {
 				if hl, ok := attr(a, "hreflang"); ok {
 					href, _ := attr(a, "href")
-					target, _ := resolve(n.Path, href)
+					target, _ := resolve(page, href)
 					switcher[hl] = target
 				}
 			}
@@ -229,16 +232,16 @@ func TestLanguageSwitcherAndHreflang(t *testing.T) {
 					continue
 				}
 				if alts[l.Code] != want {
-					t.Errorf("%s: hreflang %s → %q, want %q", n.Path, l.Code, alts[l.Code], want)
+					t.Errorf("%s: hreflang %s → %q, want %q", page, l.Code, alts[l.Code], want)
 				}
 				if l.Code != tr.Locale && switcher[l.Code] != want {
-					t.Errorf("%s: switcher %s → %q, want %q", n.Path, l.Code, switcher[l.Code], want)
+					t.Errorf("%s: switcher %s → %q, want %q", page, l.Code, switcher[l.Code], want)
 				}
 				if _, ok := w.files[want]; !ok {
-					t.Errorf("%s: %s not written", n.Path, want)
+					t.Errorf("%s: %s not written", page, want)
 				}
 				if l.Code == c.PrimaryLocale && alts["x-default"] != want {
-					t.Errorf("%s: x-default → %q, want %q", n.Path, alts["x-default"], want)
+					t.Errorf("%s: x-default → %q, want %q", page, alts["x-default"], want)
 				}
 			}
 			return true

@@ -3,6 +3,8 @@ package html
 import (
 	"bytes"
 	"encoding/xml"
+
+	"github.com/curex/curex/exporter/layout"
 )
 
 // sitemap lists every page of the site with absolute URLs, each contents
@@ -30,9 +32,9 @@ func (r *Renderer) sitemap(site *Site) []byte {
 		}
 		b.WriteString("  </url>\n")
 	}
-	url("index.html", nil)
+	url(layout.Home, nil)
 	for _, c := range site.Curricula {
-		url(c.Slug+"/index.html", nil)
+		url(layout.CurriculumIndex(c.Slug), nil)
 		for _, v := range c.Variants {
 			// alternates of node id ("" for the contents page)
 			alternates := func(id string) []Alternate {
@@ -43,7 +45,7 @@ func (r *Renderer) sitemap(site *Site) []byte {
 					if rec == nil {
 						continue
 					}
-					p := rec.outline.Export.Dir() + "/index.html"
+					p := layout.ExportIndex(rec.outline.Export)
 					if id != "" {
 						var ok bool
 						if p, ok = rec.outline.Path[id]; !ok {
@@ -66,7 +68,7 @@ func (r *Renderer) sitemap(site *Site) []byte {
 				if rec == nil {
 					continue
 				}
-				url(rec.outline.Export.Dir()+"/index.html", alternates(""))
+				url(layout.ExportIndex(rec.outline.Export), alternates(""))
 				for _, id := range rec.ids {
 					url(rec.outline.Path[id], alternates(id))
 				}

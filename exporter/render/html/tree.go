@@ -13,6 +13,7 @@ import (
 
 	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/crash"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 )
@@ -57,11 +58,13 @@ type treeCtx struct {
 	// items holds sidebar items off the current path, rendered once (by
 	// link and "more" mark): they look the same on every node page.
 	itemCache map[string]template.HTML
+	// pages holds each node's page (layout.NodePage).
+	pages map[*model.Node]string
 }
 
-// RenderTree writes one tree: its contents page (<c>/<v>/<l>/index.html),
-// a page per node (node.Path), and its search index (search.json and
-// search-index.js in the same folder). outlines gives the other exported
+// RenderTree writes one tree: its contents page (layout.ExportIndex), a
+// page per node (layout.NodePage), and its search index (layout.Search
+// and layout.SearchScript). outlines gives the other exported
 // trees of the site, for the language and variant switchers. Nodes that
 // are not published, and their subtrees, are left out unless
 // Options.IncludeUnpublished.
@@ -75,12 +78,12 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	}
 	own := OutlineOf(t, true)
 	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
-		byID: map[string]*flatNode{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
-	x.toc = x.dir + "/index.html"
+		byID: map[string]*flatNode{}, pages: map[*model.Node]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
+	x.toc = layout.ExportIndex(t.Export)
 	x.history = site.Changes[x.dir]
 	x.primary = localeByCode(c, c.PrimaryLocale)
 	if site.JSONBundles {
-		x.bundleRel = "bundles/" + x.dir + "/tree.json"
+		x.bundleRel = layout.TreeJSON(t.Export)
 	}
 	var flatten func(ns []*model.Node, parent *flatNode)
 	flatten = func(ns []*model.Node, parent *flatNode) {
@@ -88,6 +91,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 			f := &flatNode{n: n, parent: parent, index: len(x.flat)}
 			x.flat = append(x.flat, f)
 			x.byID[n.ID] = f
+			x.pages[n] = layout.NodePage(t.Export, n.Segment)
 			flatten(n.Children, f)
 		}
 	}
@@ -200,8 +204,8 @@ func (x *treeCtx) page(kind, path string) *Page {
 		p.Canonical = absURL(x.site.URL, path)
 	}
 	p.Header = Header{
-		SiteTitle: siteTitle(x.site, x.m), SiteHref: p.Href("index.html"),
-		Curriculum: x.c.Name, CurriculumHref: p.Href(x.c.Slug + "/index.html"),
+		SiteTitle: siteTitle(x.site, x.m), SiteHref: p.Href(layout.Home),
+		Curriculum: x.c.Name, CurriculumHref: p.Href(layout.CurriculumIndex(x.c.Slug)),
 		Variant: variantName(x.v, x.m), Locale: x.l.Name, TOCHref: p.Href(x.toc),
 	}
 	if x.c.PrimaryLocale != x.l.Code {
@@ -209,8 +213,8 @@ func (x *treeCtx) page(kind, path string) *Page {
 	}
 	p.Search = &SearchBox{
 		Action: p.Href(x.toc),
-		Index:  p.Href(x.dir + "/search-index.js"),
-		Base:   strings.TrimSuffix(p.Href(x.toc), "index.html"),
+		Index:  p.Href(layout.SearchScript(x.t.Export)),
+		Base:   strings.TrimSuffix(p.Href(x.toc), layout.Index),
 		Key:    x.dir,
 	}
 	return p
@@ -219,7 +223,7 @@ func (x *treeCtx) page(kind, path string) *Page {
 // locate finds node id (the contents page when id is "") in outline o: the
 // node itself, else its nearest ancestor there, else o's contents page.
 func (x *treeCtx) locate(o *Outline, id string) (path string, exact bool) {
-	toc := o.Export.Dir() + "/index.html"
+	toc := layout.ExportIndex(o.Export)
 	if id == "" {
 		return toc, true
 	}
@@ -291,7 +295,7 @@ func (x *treeCtx) fallbackLang(n *model.Node) string {
 
 // link is a node's link from page p.
 func (x *treeCtx) link(p *Page, n *model.Node) Link {
-	return Link{Title: n.Title, Href: p.Href(n.Path), Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
+	return Link{Title: n.Title, Href: p.Href(x.pages[n]), Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
 		Icon: x.r.assets.iconClass(n.NodeType.Icon)}
 }
 
@@ -325,7 +329,7 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		out = append(out, x.elided(p, lo))
 	}
 	for _, n := range ns[lo:hi] {
-		href := p.Href(n.Path)
+		href := p.Href(x.pages[n])
 		more := len(n.Children) > 0 && !all && !open[n.ID]
 		// An item off the path to the page's node renders the same on
 		// every node page (they all sit at the same depth): once per tree.
@@ -398,13 +402,13 @@ func (x *treeCtx) elided(p *Page, k int) *TreeItem {
 func (x *treeCtx) downloads(p *Page) []Download {
 	var out []Download
 	if x.site.Handbooks {
-		out = append(out, Download{Href: p.Href(x.dir + "/handbook.html"), Type: "text/html", Label: x.m.T("download_handbook"), Kind: "handbook"})
+		out = append(out, Download{Href: p.Href(layout.Handbook(x.t.Export)), Type: "text/html", Label: x.m.T("download_handbook"), Kind: "handbook"})
 	}
 	if x.site.PDFs {
-		out = append(out, Download{Href: p.Href(x.dir + "/handbook.pdf"), Type: "application/pdf", Label: x.m.T("download_pdf"), Kind: "pdf"})
+		out = append(out, Download{Href: p.Href(layout.PDF(x.t.Export)), Type: "application/pdf", Label: x.m.T("download_pdf"), Kind: "pdf"})
 	}
 	if x.site.MarkdownBundles {
-		out = append(out, Download{Href: p.Href("bundles/" + x.dir + "/markdown.zip"), Type: "application/zip", Label: x.m.T("download_markdown"), Kind: "markdown"})
+		out = append(out, Download{Href: p.Href(layout.MarkdownZip(x.t.Export)), Type: "application/zip", Label: x.m.T("download_markdown"), Kind: "markdown"})
 	}
 	if x.bundleRel != "" {
 		out = append(out, Download{Href: p.Href(x.bundleRel), Type: "application/json", Label: x.m.T("json_bundle"), Kind: "json"})
@@ -422,8 +426,8 @@ func (x *treeCtx) renderTOC(w Writer) error {
 	p.Title = x.title(x.m.T("contents"))
 	p.Description = x.c.Description
 	p.Breadcrumbs = []Link{
-		{Title: p.Header.SiteTitle, Href: p.Href("index.html")},
-		{Title: x.c.Name, Href: p.Href(x.c.Slug + "/index.html"), Lang: p.Header.CurriculumLang},
+		{Title: p.Header.SiteTitle, Href: p.Header.SiteHref},
+		{Title: x.c.Name, Href: p.Header.CurriculumHref, Lang: p.Header.CurriculumLang},
 		{Title: x.m.T("contents")},
 	}
 	x.switchers(p, "")
@@ -433,7 +437,7 @@ func (x *treeCtx) renderTOC(w Writer) error {
 	}
 	p.Downloads = x.downloads(p)
 	if x.history != nil {
-		p.WhatsNew, p.Feed = p.Href(x.dir+"/whats-new.html"), p.Href(x.dir+"/feed.xml")
+		p.WhatsNew, p.Feed = p.Href(layout.WhatsNew(x.t.Export)), p.Href(layout.Feed(x.t.Export))
 	}
 	return x.r.execute(w, "toc", p)
 }
@@ -442,18 +446,18 @@ func (x *treeCtx) renderTOC(w Writer) error {
 // tree's history.
 func (x *treeCtx) renderChanges(w Writer) error {
 	h := x.history
-	// whats-new.html and feed.xml hold a dot, which no node's slug does:
+	// The file names of layout hold a dot, which no node's segment does:
 	// they never meet a node's folder.
-	path := x.dir + "/whats-new.html"
+	path := layout.WhatsNew(x.t.Export)
 	p := x.page("whatsnew", path)
 	p.Title = x.title(x.m.T("whats_new"))
 	p.Breadcrumbs = []Link{
-		{Title: p.Header.SiteTitle, Href: p.Href("index.html")},
-		{Title: x.c.Name, Href: p.Href(x.c.Slug + "/index.html"), Lang: p.Header.CurriculumLang},
+		{Title: p.Header.SiteTitle, Href: p.Header.SiteHref},
+		{Title: x.c.Name, Href: p.Header.CurriculumHref, Lang: p.Header.CurriculumLang},
 		{Title: x.m.T("contents"), Href: p.Href(x.toc)},
 		{Title: x.m.T("whats_new")},
 	}
-	p.WhatsNew, p.Feed = "", p.Href(x.dir+"/feed.xml")
+	p.WhatsNew, p.Feed = "", p.Href(layout.Feed(x.t.Export))
 	node := func(it changes.Item) string {
 		if it.Path == "" || x.byID[it.ID] == nil {
 			return "" // removed, or not shown here
@@ -506,7 +510,7 @@ func (x *treeCtx) renderChanges(w Writer) error {
 // renderFeed writes the Atom feed of the tree's history; its links are
 // absolute with a site URL, else relative to the feed.
 func (x *treeCtx) renderFeed(w Writer, page *Page) error {
-	feedPath := x.dir + "/feed.xml"
+	feedPath := layout.Feed(x.t.Export)
 	link := func(to string) string {
 		if x.site.URL != "" {
 			return absURL(x.site.URL, to)
@@ -557,7 +561,7 @@ func orDash(s string) string {
 
 func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 	n := f.n
-	p := x.page("node", n.Path)
+	p := x.page("node", x.pages[n])
 	p.Title = x.title(n.Title)
 	p.Description = f.excerpt
 	if len(p.Description) > 160 {
@@ -569,8 +573,8 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 		chain = append(chain, a)
 	}
 	p.Breadcrumbs = []Link{
-		{Title: p.Header.SiteTitle, Href: p.Href("index.html")},
-		{Title: x.c.Name, Href: p.Href(x.c.Slug + "/index.html"), Lang: p.Header.CurriculumLang},
+		{Title: p.Header.SiteTitle, Href: p.Header.SiteHref},
+		{Title: x.c.Name, Href: p.Header.CurriculumHref, Lang: p.Header.CurriculumLang},
 		{Title: x.m.T("contents"), Href: p.Href(x.toc)},
 	}
 	open := make(map[string]bool, len(chain))
@@ -665,21 +669,21 @@ type searchEntry struct {
 	Text string `json:"text"`
 }
 
-// writeSearch writes the tree's search index twice: search.json for
-// programs, and search-index.js, which the search box loads with a
+// writeSearch writes the tree's search index twice: layout.Search for
+// programs, and layout.SearchScript, which the search box loads with a
 // <script> element so that search also works from file://, where fetch()
 // is not allowed.
 func (x *treeCtx) writeSearch(w Writer) error {
 	entries := make([]searchEntry, 0, len(x.flat))
 	for _, f := range x.flat {
 		entries = append(entries, searchEntry{ID: f.n.ID, Title: f.n.Title, TypeDisplay: typeDisplay(f.n),
-			Path: rel(x.toc, f.n.Path), Text: f.excerpt})
+			Path: rel(x.toc, x.pages[f.n]), Text: f.excerpt})
 	}
 	data, err := jsonMarshal(entries)
 	if err != nil {
 		return err
 	}
-	if err := w.Write(x.dir+"/search.json", data); err != nil {
+	if err := w.Write(layout.Search(x.t.Export), data); err != nil {
 		return err
 	}
 	key, err := jsonMarshal(x.dir)
@@ -692,5 +696,5 @@ func (x *treeCtx) writeSearch(w Writer) error {
 	js = append(js, "]="...)
 	js = append(js, data...)
 	js = append(js, ";\n"...)
-	return w.Write(x.dir+"/search-index.js", js)
+	return w.Write(layout.SearchScript(x.t.Export), js)
 }

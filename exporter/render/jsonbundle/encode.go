@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -36,10 +37,11 @@ const cycleDepth = 64
 // own ancestor, a locale or primary locale that is not a language tag, an
 // empty curriculum id, variant id or variant chain, an empty node id, a
 // negative position, depth or override level, a source locale that is
-// neither empty nor a language tag, a path that is not a safe relative
-// ".html" path, an attribute value that is not valid JSON, or a resolution
-// time outside the years 0 to 9999. Errors name the offending node by id
-// and by its JSON Pointer in the document.
+// neither empty nor a language tag, a node whose segment is not one path
+// segment or whose page (layout.NodePage) is not a safe relative ".html"
+// path, an attribute value that is not valid JSON, or a resolution time outside
+// the years 0 to 9999. Errors name the offending node by id and by its
+// JSON Pointer in the document.
 //
 // Strings that are not valid UTF-8 are written with each invalid byte
 // replaced by U+FFFD, as encoding/json does. An attribute whose value is
@@ -53,6 +55,7 @@ func Encode(t *model.Tree) ([]byte, error) {
 		return nil, err
 	}
 	e := encoder{buf: make([]byte, 0, size)}
+	e.prefix, e.suffix = layout.NodePageParts(t.Export)
 	if err := e.tree(t, count); err != nil {
 		return nil, err
 	}
@@ -106,6 +109,10 @@ func check(t *model.Tree) (count, size int, err error) {
 		size += len(name) + 8
 	}
 
+	// A node's path is prefix + segment + suffix: the parts are checked
+	// once, each segment alone.
+	prefix, suffix := layout.NodePageParts(t.Export)
+	pagesOK := validPath(prefix + "x" + suffix)
 	var onPath map[*model.Node]bool
 	stack := []frame{{nodes: t.Nodes}}
 	for len(stack) > 0 {
@@ -135,11 +142,11 @@ func check(t *model.Tree) (count, size int, err error) {
 		case n.Translation.SourceLocale != "" && n.Translation.SourceLocale != t.Locale &&
 			n.Translation.SourceLocale != t.PrimaryLocale && !validLocale(n.Translation.SourceLocale):
 			return 0, 0, bad("source locale %q is not a language tag", n.Translation.SourceLocale)
-		case !validPath(n.Path):
-			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", n.Path)
+		case !pagesOK || !validSegment(n.Segment):
+			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", prefix+n.Segment+suffix)
 		}
 		count++
-		size += nodeSize(n, 2*len(stack))
+		size += nodeSize(n, 2*len(stack)) + len(prefix) + len(n.Segment) + len(suffix)
 		if len(n.Children) > 0 {
 			if len(stack) >= cycleDepth {
 				if onPath == nil {
@@ -156,16 +163,16 @@ func check(t *model.Tree) (count, size int, err error) {
 	return count, size, nil
 }
 
-// nodeSize estimates the bytes node n takes without its children when its
-// object sits at indentation level: a little more than it needs for usual
-// attributes, so that the buffer rarely grows.
+// nodeSize estimates the bytes node n takes, without its children and its
+// path, when its object sits at indentation level: a little more than it
+// needs for usual attributes, so that the buffer rarely grows.
 func nodeSize(n *model.Node, level int) int {
 	ind := func(l int) int { return 1 + 2*min(l, maxIndent) }
 	size := 400 + 3*ind(level) + 16*ind(level+1) + 9*ind(level+2) +
 		len(n.ID) + len(n.Title) + len(n.NodeType.Name) + len(n.NodeType.DisplayName) +
 		len(n.NodeType.Icon) + len(n.OrdinalLabel) + len(n.TypeDisplay) + len(n.WorkflowStatus) +
 		len(n.Inheritance.SourceCurriculum) + len(n.Translation.Status) +
-		len(n.Translation.SourceLocale) + len(n.Path)
+		len(n.Translation.SourceLocale)
 	for k, v := range n.Attributes {
 		// Each element of a nested array or object gets a line of its own
 		// (commas in strings count too: an estimate may exceed).
@@ -185,6 +192,9 @@ func nodeError(n *model.Node, stack []frame, format string, args ...any) error {
 type encoder struct {
 	buf  []byte
 	keys []string // scratch for sorting attribute names
+	// prefix and suffix surround a node's segment in its path
+	// (layout.NodePageParts).
+	prefix, suffix string
 }
 
 // nl starts a new line indented for level.
@@ -209,6 +219,17 @@ func (e *encoder) key(level int, k string) {
 }
 
 func (e *encoder) str(s string) { e.buf = appendString(e.buf, s) }
+
+// page writes the path of the node whose segment is seg as a JSON string,
+// without building the path: the parts meet at a "/", so escaping them
+// one by one escapes the whole.
+func (e *encoder) page(seg string) {
+	e.buf = append(e.buf, '"')
+	e.buf = appendEscaped(e.buf, e.prefix)
+	e.buf = appendEscaped(e.buf, seg)
+	e.buf = appendEscaped(e.buf, e.suffix)
+	e.buf = append(e.buf, '"')
+}
 
 func (e *encoder) int(n int) { e.buf = strconv.AppendInt(e.buf, int64(n), 10) }
 
@@ -362,7 +383,7 @@ func (e *encoder) head(n *model.Node, level int) error {
 	e.nl(in)
 	e.buf = append(e.buf, '}')
 	e.key(in, "path")
-	e.str(n.Path)
+	e.page(n.Segment)
 	e.key(in, "children")
 	return nil
 }
@@ -499,6 +520,12 @@ const hex = "0123456789abcdef"
 // become \ufffd, and everything else, "<", ">" and "&" included, is kept.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s escaped as appendString does, without quotes.
+func appendEscaped(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -544,6 +571,5 @@ func appendString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -233,12 +234,12 @@ func TestRoundTrip(t *testing.T) {
 			if b.NodeCount != tr.Count() {
 				t.Errorf("node_count %d, tree has %d", b.NodeCount, tr.Count())
 			}
-			compareNodes(t, "", b.Nodes, tr.Nodes)
+			compareNodes(t, tr.Export, "", b.Nodes, tr.Nodes)
 		})
 	}
 }
 
-func compareNodes(t *testing.T, at string, got []*bnode, want []*model.Node) {
+func compareNodes(t *testing.T, e model.Export, at string, got []*bnode, want []*model.Node) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d nodes, want %d", at, len(got), len(want))
@@ -254,7 +255,7 @@ func compareNodes(t *testing.T, at string, got []*bnode, want []*model.Node) {
 			g.Inheritance.OverrideLevel != w.Inheritance.OverrideLevel ||
 			g.Translation.IsTranslated != w.Translation.IsTranslated ||
 			g.Translation.Status != w.Translation.Status ||
-			g.Translation.SourceLocale != w.Translation.SourceLocale || g.Path != w.Path {
+			g.Translation.SourceLocale != w.Translation.SourceLocale || g.Path != layout.NodePage(e, w.Segment) {
 			t.Errorf("%s/%d: node %+v differs from %+v", at, i, g, w)
 		}
 		if len(g.Attributes) != len(w.Attributes) {
@@ -268,7 +269,7 @@ func compareNodes(t *testing.T, at string, got []*bnode, want []*model.Node) {
 				t.Errorf("%s: attribute %q changed beyond whitespace: %s, want %s", w.ID, k, g.Attributes[k], raw)
 			}
 		}
-		compareNodes(t, at+"/"+w.ID, g.Children, w.Children)
+		compareNodes(t, e, at+"/"+w.ID, g.Children, w.Children)
 	}
 }
 
@@ -451,13 +452,16 @@ func TestEncodeErrors(t *testing.T) {
 		{"negative depth", first(func(n *model.Node) { n.Depth = -1 }), "negative depth"},
 		{"negative override", first(func(n *model.Node) { n.Inheritance.OverrideLevel = -2 }), "negative override level"},
 		{"bad source locale", first(func(n *model.Node) { n.Translation.SourceLocale = "español" }), "source locale"},
-		{"path dotdot", first(func(n *model.Node) { n.Path = "algebra-1/../../etc/index.html" }), "path"},
-		{"path absolute", first(func(n *model.Node) { n.Path = "/algebra-1/index.html" }), "path"},
-		{"path empty", first(func(n *model.Node) { n.Path = "" }), "path"},
-		{"path not html", first(func(n *model.Node) { n.Path = "algebra-1/x/index.htm" }), "path"},
-		{"path backslash", first(func(n *model.Node) { n.Path = `algebra-1\x\index.html` }), "path"},
-		{"path scheme", first(func(n *model.Node) { n.Path = "javascript:alert(1)//index.html" }), "path"},
-		{"path empty segment", first(func(n *model.Node) { n.Path = "algebra-1//index.html" }), "path"},
+		{"segment dotdot", first(func(n *model.Node) { n.Segment = ".." }), `path "algebra-1/texas/es/../index.html"`},
+		{"segment dot", first(func(n *model.Node) { n.Segment = "." }), "path"},
+		{"segment climbs", first(func(n *model.Node) { n.Segment = "../../../etc" }), "path"},
+		{"segment absolute", first(func(n *model.Node) { n.Segment = "/etc" }), "path"},
+		{"segment empty", first(func(n *model.Node) { n.Segment = "" }), "path"},
+		{"segment backslash", first(func(n *model.Node) { n.Segment = `x\y` }), "path"},
+		{"segment colon", first(func(n *model.Node) { n.Segment = "javascript:alert(1)" }), "path"},
+		{"segment query", first(func(n *model.Node) { n.Segment = "x?y" }), "path"},
+		{"segment control", first(func(n *model.Node) { n.Segment = "x\ny" }), "path"},
+		{"export folder dotdot", top(func(tr *model.Tree) { tr.CurriculumSlug = ".." }), "path"},
 		{"bad attribute", first(func(n *model.Node) { n.Attributes["broken"] = json.RawMessage(`{"a":`) }),
 			`node "alg-u1-l2" at /nodes/0/children/1: attribute "broken": value is not valid JSON`},
 		{"two values", first(func(n *model.Node) { n.Attributes["two"] = json.RawMessage(`1 2`) }), "not valid JSON"},

@@ -32,7 +32,7 @@ func ExampleEncode() {
 			},
 			Inheritance: model.Inheritance{IsInherited: true, SourceCurriculum: "Algebra 1"},
 			Translation: model.Translation{IsTranslated: true, Status: "translated", SourceLocale: "es"},
-			Path:        e.Dir() + "/alg-u1/index.html",
+			Segment:     "alg-u1",
 		}},
 	}
 	out, err := jsonbundle.Encode(tree)

@@ -53,7 +53,7 @@ func node(e model.Export, id, title string, typ model.NodeType, ord string, pos,
 		Position:       pos,
 		Depth:          depth,
 		Attributes:     map[string]json.RawMessage{},
-		Path:           e.Dir() + "/" + id + "/index.html",
+		Segment:        id,
 		Children:       kids,
 	}
 }
@@ -192,7 +192,7 @@ func chain(depth int) *model.Tree {
 		id := "n" + strconv.Itoa(i)
 		n := &model.Node{
 			ID: id, Title: "Level " + strconv.Itoa(i), NodeType: lessonEN, WorkflowStatus: "published",
-			Depth: i, Path: e.Dir() + "/" + id + "/index.html",
+			Depth: i, Segment: id,
 			Inheritance: model.Inheritance{SourceCurriculum: "Algebra 1"},
 			Translation: model.Translation{Status: "original", SourceLocale: "en"},
 		}

@@ -52,14 +52,23 @@ func validPath(p string) bool {
 		return false
 	}
 	for seg := range strings.SplitSeq(p, "/") {
-		if seg == "" || seg == "." || seg == ".." {
+		if !validSegment(seg) {
 			return false
 		}
-		for i := 0; i < len(seg); i++ {
-			switch c := seg[i]; {
-			case c < 0x20, c == 0x7F, c == '\\', c == ':', c == '?', c == '#':
-				return false
-			}
+	}
+	return true
+}
+
+// validSegment reports whether seg is one segment of a path pathPattern
+// matches (it holds no "/").
+func validSegment(seg string) bool {
+	if seg == "" || seg == "." || seg == ".." {
+		return false
+	}
+	for i := 0; i < len(seg); i++ {
+		switch c := seg[i]; {
+		case c < 0x20, c == 0x7F, c == '\\', c == ':', c == '?', c == '#', c == '/':
+			return false
 		}
 	}
 	return true

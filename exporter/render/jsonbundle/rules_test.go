@@ -35,6 +35,28 @@ func TestPaths(t *testing.T) {
 	}
 }
 
+// TestSegments checks node segments that must pass and fail: a segment
+// passes when the page it names matches the schema's pattern and it is
+// one path segment.
+func TestSegments(t *testing.T) {
+	for _, tc := range []struct {
+		seg  string
+		want bool
+	}{
+		{"alg-u1", true}, {"unit-1-6b3a55e0", true}, {"..b", true}, {"ünï", true}, {"a b", true},
+		{"", false}, {".", false}, {"..", false}, {"a/b", false}, {"/a", false}, {`a\b`, false},
+		{"c:", false}, {"x?y", false}, {"x#y", false}, {"x\ny", false}, {"\x7f", false},
+	} {
+		page := "algebra-1/texas/es/" + tc.seg + "/index.html"
+		if got := validSegment(tc.seg); got != tc.want {
+			t.Errorf("validSegment(%q) = %v, want %v", tc.seg, got, tc.want)
+		}
+		if tc.want && !pathRE.MatchString(page) {
+			t.Errorf("segment %q passes, but the schema's pattern rejects %q", tc.seg, page)
+		}
+	}
+}
+
 func TestLocales(t *testing.T) {
 	for _, l := range []string{"en", "es", "pt-BR", "zh-Hant", "ast", "sr-Latn-RS", "de-CH-1996", "EN-us"} {
 		if !validLocale(l) || !localeRE.MatchString(l) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
@@ -93,8 +94,8 @@ func Write(w Writer, t *model.Tree, o Options) (Entry, error) {
 	b := newBundle(t, o)
 	b.plan()
 	e := Entry{
-		Dir: "bundles/" + dir + "/markdown/",
-		Zip: "bundles/" + dir + "/markdown.zip",
+		Dir: layout.MarkdownDir(t.Export),
+		Zip: layout.MarkdownZip(t.Export),
 	}
 	z := newArchive(t)
 	put := func(rel string, data []byte) error {

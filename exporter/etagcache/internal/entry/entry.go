@@ -13,7 +13,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/curex/curex/exporter/layout"
 )
 
 // Path returns the file of key's entry in the cache folder dir: the hex
@@ -21,7 +22,7 @@ import (
 func Path(dir, key string) string {
 	sum := sha256.Sum256([]byte(key))
 	name := hex.EncodeToString(sum[:])
-	return filepath.Join(dir, name[:2], name)
+	return layout.ETagEntry(dir, name)
 }
 
 // Format constants.
