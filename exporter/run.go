@@ -22,17 +22,6 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 )
 
-// Formats curex knows. Only the ones in Available can be written so far.
-var (
-	knownFormats = []string{"html", "markdown", "json", "handbook", "pdf"}
-	// Available lists the formats this build renders.
-	Available = []string{"html", "markdown", "json", "handbook", "pdf"}
-)
-
-// DefaultFormats is the --formats default: every format but pdf, which
-// needs Chromium.
-func DefaultFormats() []string { return []string{"html", "markdown", "json", "handbook"} }
-
 // Config is everything a run needs. Zero values take the documented
 // defaults where one exists.
 type Config struct {
@@ -145,14 +134,8 @@ func (c *Config) check() error {
 	if len(c.Formats) == 0 {
 		c.Formats = DefaultFormats()
 	}
-	for _, f := range c.Formats {
-		switch {
-		case slices.Contains(Available, f):
-		case slices.Contains(knownFormats, f):
-			return &ConfigError{fmt.Errorf("--formats: %s is not available in this version yet (available: %s)", f, strings.Join(Available, ", "))}
-		default:
-			return &ConfigError{fmt.Errorf("--formats: unknown format %q (known: %s)", f, strings.Join(knownFormats, ", "))}
-		}
+	if err := Formats().Check(c.Formats); err != nil {
+		return &ConfigError{err}
 	}
 	switch c.Paper {
 	case "":
@@ -564,10 +547,11 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	if err := keepUnreadable(w, plan, prev, sum, entries, &exports); err != nil {
 		return nil, err
 	}
-	if err := formats.wait(); err != nil {
+	late, err := formats.wait()
+	if err != nil {
 		return nil, err
 	}
-	if err := formats.keepLatePDFs(w, entries, sum); err != nil {
+	if err := keepLate(w, late, entries, sum); err != nil {
 		return nil, err
 	}
 	if err := site.stop(); err != nil {
@@ -592,7 +576,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	}
 	sum.Files = w.Listed()
 	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
-	sum.PDFsPrinted, sum.PDFsReused = int(formats.printed.Load()), int(formats.reused.Load())
+	sum.PDFsPrinted, sum.PDFsReused = formats.printed()
 	sum.Stats = s.stats.Snapshot()
 	sum.Duration = time.Since(start)
 	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key(), b.Export.Key()) })

@@ -48,6 +48,15 @@ var settings = map[string]string{
 	"log_format":          "log-format",
 }
 
+// flagOf names the flag of a setting key (exporter/setting): the one
+// settings lists, else the key with dashes.
+func flagOf(key string) string {
+	if f, ok := settings[key]; ok {
+		return f
+	}
+	return strings.ReplaceAll(key, "_", "-")
+}
+
 // envOf names the environment variable that outranks a setting of the
 // configuration file (flag > environment > file > default).
 var envOf = map[string]string{"base-url": "CUREX_BASE_URL"}

@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
+	libsetting "github.com/curex/curex/exporter/setting"
 )
 
 // apiFlags are the flags of every command that talks to the API.
@@ -255,8 +256,12 @@ func (f *exportFlags) publishTo(ctx context.Context, g *globals, target, dir str
 	return publishFolder(ctx, g, dir, target, &f.pub, keep...)
 }
 
-// runError maps an error of exporter.Run or Build to its exit code.
+// runError maps an error of exporter.Run or Build to its exit code; an
+// error naming a setting is shown as the flag that gives it.
 func runError(err error) error {
+	if se, ok := libsetting.Of(err); ok {
+		return usageErr(fmt.Errorf("--%s: %w", flagOf(se.Name), se.Err))
+	}
 	var ce *exporter.ConfigError
 	if errors.As(err, &ce) {
 		return usageErr(err)
