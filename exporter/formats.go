@@ -3,11 +3,7 @@ package exporter
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"os"
 	"slices"
-	"strconv"
-	"time"
 
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
@@ -51,13 +47,12 @@ type treeFormats struct {
 	renderers []render.Renderer
 	deferred  []render.Deferred
 	locales   map[string][]render.Locale // by base curriculum id
-	date      time.Time
 }
 
 // newTreeFormats prepares the renderers of the selected formats. With pdf
 // selected it starts Chromium at once, so a machine without one fails
 // before any request is spent.
-func newTreeFormats(ctx context.Context, c *Config, plan *fetch.Plan) (*treeFormats, error) {
+func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*treeFormats, error) {
 	f := &treeFormats{locales: map[string][]render.Locale{}}
 	for _, cp := range plan.Curricula {
 		ls := make([]render.Locale, 0, len(cp.Locales))
@@ -66,14 +61,7 @@ func newTreeFormats(ctx context.Context, c *Config, plan *fetch.Plan) (*treeForm
 		}
 		f.locales[cp.Curriculum.ID] = ls
 	}
-	date, err := sourceDateEpoch()
-	if err != nil {
-		return nil, &ConfigError{err}
-	}
-	f.date = date
-	o := render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Paper: c.Paper,
-		Date: date, MarkdownHugo: c.MarkdownHugo, IncludeUnpublished: c.Filter.IncludeUnpublished, CacheDir: c.CacheDir,
-		PDFTimeout: c.PDFTimeout, Log: c.Log}
+	var err error
 	if f.renderers, err = Formats().New(ctx, o); err != nil {
 		if _, ok := setting.Of(err); ok {
 			return nil, &ConfigError{err}
@@ -89,20 +77,6 @@ func newTreeFormats(ctx context.Context, c *Config, plan *fetch.Plan) (*treeForm
 }
 
 func (f *treeFormats) close() { render.Close(f.renderers) }
-
-// sourceDateEpoch reads SOURCE_DATE_EPOCH, the reproducible-builds
-// convention for "the date of this content"; zero when unset.
-func sourceDateEpoch() (time.Time, error) {
-	v, ok := os.LookupEnv("SOURCE_DATE_EPOCH")
-	if !ok || v == "" {
-		return time.Time{}, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q: want seconds since 1970 as a whole number", v)
-	}
-	return time.Unix(n, 0).UTC(), nil
-}
 
 // has reports whether format was selected.
 func (c *Config) has(format string) bool { return slices.Contains(c.Formats, format) }
@@ -199,29 +173,4 @@ func (f *treeFormats) printed() (printed, reused int) {
 		}
 	}
 	return 0, 0
-}
-
-// keepLate makes each export whose PDF did not print within
-// Config.PDFTimeout a failure of the run (exit 3): its previous PDF, if
-// any, is carried over, and its manifest entry says kept (or missing,
-// with no PDF) with the error; its other formats are this run's. Call it
-// after wait.
-func keepLate(w *output.Writer, late []render.Late, entries map[string]output.ManifestExport, sum *Summary) error {
-	for _, l := range late {
-		fl := Failure{Export: l.Export, Err: l.Err}
-		key := fl.Export.Key()
-		entry := entries[key]
-		kept, err := w.CarryOver(entry.PDF)
-		if err != nil {
-			return err
-		}
-		fl.Kept = kept
-		entry.State, entry.Error = output.StateKept, fl.Err.Error()
-		if !kept {
-			entry.State, entry.PDF = output.StateMissing, ""
-		}
-		entries[key] = entry
-		sum.Failures = append(sum.Failures, fl)
-	}
-	return nil
 }

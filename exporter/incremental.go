@@ -10,8 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 )
@@ -29,12 +32,12 @@ import (
 
 // reuse decides which trees are carried over.
 type reuse struct {
-	keys map[string]string                // render key by base curriculum id
-	prev map[string]output.ManifestExport // by export key, when its render key matches
+	keys map[string]string                   // render key by base curriculum id
+	prev map[model.Key]output.ManifestExport // when its render key matches
 	// pending holds the bodies of unchanged trees until every tree of
 	// their curriculum is in.
 	bodies  *bodies
-	pending map[string]pendingTree
+	pending map[model.Key]pendingTree
 }
 
 // pendingTree is a tree held back: 304, same ETag, same key.
@@ -43,9 +46,9 @@ type pendingTree struct {
 	body   bodyRef
 }
 
-func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*reuse, error) {
-	u := &reuse{keys: map[string]string{}, prev: map[string]output.ManifestExport{}, pending: map[string]pendingTree{}, bodies: b}
-	global, err := globalKey(c)
+func newReuse(o renderKeyOptions, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*reuse, error) {
+	u := &reuse{keys: map[string]string{}, prev: map[model.Key]output.ManifestExport{}, pending: map[model.Key]pendingTree{}, bodies: b}
+	global, err := globalKey(o)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +63,7 @@ func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*r
 	if prev != nil {
 		for _, e := range prev.Exports {
 			if e.State == output.StateOK && e.RenderKey != "" && e.RenderKey == u.keys[e.CurriculumID] {
-				u.prev[e.CurriculumID+"\x00"+e.Variant+"\x00"+e.Locale] = e
+				u.prev[entryKey(e)] = e
 			}
 		}
 	}
@@ -109,7 +112,7 @@ func checkIntact(w *output.Writer, exports []model.Export, u *reuse, same map[st
 		if _, held := u.pending[e.Key()]; !held || !same[e.CurriculumID] {
 			continue
 		}
-		for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
+		for _, dir := range layout.Trees(e) {
 			ok, err := w.Intact(dir)
 			if err != nil {
 				return err
@@ -123,7 +126,8 @@ func checkIntact(w *output.Writer, exports []model.Export, u *reuse, same map[st
 	return nil
 }
 
-// load rebuilds the full result of a held-back tree.
+// load rebuilds the full result of a held-back tree, its tree as the
+// formats see it (see visible).
 func (u *reuse) load(p pendingTree) (fetch.Result, error) {
 	r := p.result
 	t, body, err := u.bodies.load(p.body)
@@ -134,18 +138,36 @@ func (u *reuse) load(p pendingTree) (fetch.Result, error) {
 	return r, nil
 }
 
+// renderKeyOptions are the settings that shape every export besides the
+// trees: a change in any renders every export again.
+type renderKeyOptions struct {
+	generator, siteURL, paper, themeDir string
+	sourceDate                          time.Time
+	formats                             []string
+	includeUnpublished, markdownHugo    bool
+}
+
+// renderKeyOptions are c's settings that shape every export.
+func (c *Config) renderKeyOptions() renderKeyOptions {
+	return renderKeyOptions{generator: c.Generator, siteURL: c.SiteURL, paper: c.Paper, themeDir: c.ThemeDir,
+		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo}
+}
+
 // globalKey sums up what shapes every export besides the trees and their
 // curriculum: program, options, theme.
-func globalKey(c *Config) ([]byte, error) {
+func globalKey(o renderKeyOptions) ([]byte, error) {
 	h := sha256.New()
-	formats := slices.Clone(c.Formats)
+	formats := slices.Clone(o.formats)
 	slices.Sort(formats)
-	date, _ := os.LookupEnv("SOURCE_DATE_EPOCH")
+	date := ""
+	if !o.sourceDate.IsZero() {
+		date = strconv.FormatInt(o.sourceDate.Unix(), 10) // as SOURCE_DATE_EPOCH spells it
+	}
 	opts := struct {
 		Generator, SiteURL, Paper, SourceDate string
 		Formats                               []string
 		IncludeUnpublished, MarkdownHugo      bool
-	}{c.Generator, c.SiteURL, c.Paper, date, formats, c.Filter.IncludeUnpublished, c.MarkdownHugo}
+	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}
@@ -155,8 +177,8 @@ func globalKey(c *Config) ([]byte, error) {
 			return nil, fmt.Errorf("render key: %w", err)
 		}
 	}
-	if c.ThemeDir != "" {
-		err := filepath.WalkDir(c.ThemeDir, func(p string, d fs.DirEntry, err error) error {
+	if o.themeDir != "" {
+		err := filepath.WalkDir(o.themeDir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
