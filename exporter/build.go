@@ -12,6 +12,7 @@ import (
 
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // ErrNotCached is returned, wrapped, when a build needs an API answer the
@@ -33,8 +34,8 @@ func (e *MissingError) Error() string {
 		more = fmt.Sprintf(" and %d more", len(list)-show)
 		list = list[:show]
 	}
-	return fmt.Sprintf("the cache %s lacks %d of the trees the plan needs (%s%s): run curex export with --cache-dir %s first; nothing was written",
-		e.CacheDir, len(e.Missing), strings.Join(list, ", "), more, e.CacheDir)
+	return fmt.Sprintf("the cache %s lacks %d of the trees the plan needs (%s%s): export into this cache first; nothing was written",
+		e.CacheDir, len(e.Missing), strings.Join(list, ", "), more)
 }
 
 // Build re-renders every selected format from the ETag cache of earlier
@@ -58,10 +59,10 @@ func (e *MissingError) Error() string {
 //     alone as in an export.
 func Build(ctx context.Context, c Config) (*Summary, error) {
 	if c.CacheDir == "" {
-		return nil, &ConfigError{errors.New("no cache folder: give --cache-dir")}
+		return nil, &ConfigError{setting.Errorf(setting.CacheDir, "no cache folder")}
 	}
 	if fi, err := os.Stat(c.CacheDir); err != nil || !fi.IsDir() {
-		return nil, &ConfigError{fmt.Errorf("no cache at %s: run curex export with --cache-dir %s first", c.CacheDir, c.CacheDir)}
+		return nil, &ConfigError{setting.Errorf(setting.CacheDir, "no cache at %s: export into it first", c.CacheDir)}
 	}
 	// The answers of the API and identity the last export talked to (a
 	// cache of the layout before scopes holds none: export again).
@@ -70,8 +71,8 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w: no export has filled it since curex scoped its cache by API and organization): run curex export with --cache-dir %s first; nothing was written",
-			c.CacheDir, ErrNotCached, c.CacheDir)
+		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w: no export has filled it since curex scoped its cache by API and organization): export into this cache first; nothing was written",
+			c.CacheDir, ErrNotCached)
 	}
 	cache, err := fetch.OpenScope(dir)
 	if err != nil {
@@ -86,7 +87,7 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 	sum, err := execute(ctx, &c, source{cache: cache, scopeDir: dir})
 	var me *MissingError
 	if errors.Is(err, ErrNotCached) && !errors.As(err, &me) {
-		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w): run curex export with --cache-dir %s first; nothing was written", c.CacheDir, err, c.CacheDir)
+		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w): export into this cache first; nothing was written", c.CacheDir, err)
 	}
 	return sum, err
 }

@@ -22,7 +22,6 @@ import (
 type changeLog struct {
 	o     changeOptions
 	store *changes.Store
-	prev  map[model.Key]output.ManifestExport
 
 	mu        sync.Mutex
 	histories map[model.Key]*changes.History // for the website
@@ -39,13 +38,8 @@ type changeOptions struct {
 	log  *slog.Logger
 }
 
-func newChangeLog(o changeOptions, prev *output.Manifest) (*changeLog, error) {
-	l := &changeLog{o: o, prev: map[model.Key]output.ManifestExport{}, histories: map[model.Key]*changes.History{}}
-	if prev != nil {
-		for _, e := range prev.Exports {
-			l.prev[entryKey(e)] = e
-		}
-	}
+func newChangeLog(o changeOptions) (*changeLog, error) {
+	l := &changeLog{o: o, histories: map[model.Key]*changes.History{}}
 	if o.scopeDir != "" {
 		st, err := changes.OpenStore(filepath.Join(o.scopeDir, "state", "snapshots"))
 		if err != nil {
@@ -56,14 +50,15 @@ func newChangeLog(o changeOptions, prev *output.Manifest) (*changeLog, error) {
 	return l, nil
 }
 
-// record writes t's changes.json (t as published) and keeps its history.
-func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+// record writes t's changes.json (t as published) and keeps its history;
+// prev is the previous manifest's entry of its export, if hasPrev.
+func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.ManifestExport, prev output.ManifestExport, hasPrev bool) error {
 	h := l.previous(w, t.Export)
 	h.CurriculumID, h.CurriculumName, h.Variant, h.Locale = t.CurriculumID, t.CurriculumName, t.Variant, t.Locale
 	h.VariantChain = t.VariantChain
 	cur := changes.Of(t)
 	if l.store != nil {
-		if p, ok := l.prev[t.Key()]; ok && p.ETag != "" && p.ETag != t.ETag {
+		if p := prev; hasPrev && p.ETag != "" && p.ETag != t.ETag {
 			if old, ok := l.store.Get(t.Export, p.ETag); ok {
 				e := changes.Diff(old, cur)
 				e.Date = t.ResolvedAt.UTC()

@@ -1,19 +1,17 @@
 package exporter
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/spf13/afero"
 
-	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // Config is everything a run needs. Zero values take the documented
@@ -83,10 +81,10 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // checkAPI checks what talking to the API needs: an address and a token.
 func (c *Config) checkAPI() error {
 	if c.BaseURL == "" {
-		return &ConfigError{errors.New("no API base URL: give --base-url or set CUREX_BASE_URL")}
+		return &ConfigError{setting.Errorf(setting.BaseURL, "no API base URL")}
 	}
 	if c.Token == "" {
-		return &ConfigError{fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken)}
+		return &ConfigError{setting.Errorf(setting.Token, "no API token")}
 	}
 	return nil
 }
@@ -104,7 +102,7 @@ func (c *Config) check() error {
 		c.Paper = "a4"
 	case "a4", "letter":
 	default:
-		return &ConfigError{fmt.Errorf("--paper %q: want a4 or letter", c.Paper)}
+		return &ConfigError{setting.Errorf(setting.Paper, "%q: want a4 or letter", c.Paper)}
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4

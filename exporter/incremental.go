@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // Incremental exports. A tree whose ETag did not change (the server
@@ -30,14 +31,12 @@ import (
 // instead of rendered (no PDF is printed again). Files are then unchanged
 // byte for byte, and the output layer keeps them as they are.
 
-// reuse decides which trees are carried over.
+// reuse decides which trees are carried over. The trees it holds back
+// are kept in the run's records until every tree of their curriculum is
+// in.
 type reuse struct {
-	keys map[string]string                   // render key by base curriculum id
-	prev map[model.Key]output.ManifestExport // when its render key matches
-	// pending holds the bodies of unchanged trees until every tree of
-	// their curriculum is in.
-	bodies  *bodies
-	pending map[model.Key]pendingTree
+	keys   map[string]string // render key by base curriculum id
+	bodies *bodies
 }
 
 // pendingTree is a tree held back: 304, same ETag, same key.
@@ -46,8 +45,8 @@ type pendingTree struct {
 	body   bodyRef
 }
 
-func newReuse(o renderKeyOptions, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*reuse, error) {
-	u := &reuse{keys: map[string]string{}, prev: map[model.Key]output.ManifestExport{}, pending: map[model.Key]pendingTree{}, bodies: b}
+func newReuse(o renderKeyOptions, plan *fetch.Plan, b *bodies) (*reuse, error) {
+	u := &reuse{keys: map[string]string{}, bodies: b}
 	global, err := globalKey(o)
 	if err != nil {
 		return nil, err
@@ -60,41 +59,39 @@ func newReuse(o renderKeyOptions, plan *fetch.Plan, prev *output.Manifest, b *bo
 		}
 		u.keys[cp.Curriculum.ID] = hex.EncodeToString(h.Sum(nil))
 	}
-	if prev != nil {
-		for _, e := range prev.Exports {
-			if e.State == output.StateOK && e.RenderKey != "" && e.RenderKey == u.keys[e.CurriculumID] {
-				u.prev[entryKey(e)] = e
-			}
-		}
-	}
 	return u, nil
 }
 
-// hold keeps r back when its tree may be carried over, and reports
-// whether it did.
-func (u *reuse) hold(r fetch.Result) (bool, error) {
-	e, ok := u.prev[r.Export.Key()]
-	if !ok || !r.NotModified || r.Tree == nil || e.ETag != r.Tree.ETag || e.ETag == "" {
-		return false, nil
+// reusable reports whether prev, the previous manifest's entry of an
+// export, was written with the render key of this run.
+func (u *reuse) reusable(prev output.ManifestExport) bool {
+	return prev.State == output.StateOK && prev.RenderKey != "" && prev.RenderKey == u.keys[prev.CurriculumID]
+}
+
+// hold keeps r back when its tree may be carried over (prev, the previous
+// manifest's entry of its export, has the same ETag and render key), and
+// returns it; nil when r is to be written.
+func (u *reuse) hold(r fetch.Result, prev output.ManifestExport, hasPrev bool) (*pendingTree, error) {
+	if !hasPrev || !u.reusable(prev) || !r.NotModified || r.Tree == nil || prev.ETag != r.Tree.ETag || prev.ETag == "" {
+		return nil, nil
 	}
 	ref, err := u.bodies.put(r)
 	if err != nil {
-		return false, fmt.Errorf("hold %s: %w", r.Export.Dir(), err)
+		return nil, fmt.Errorf("hold %s: %w", r.Export.Dir(), err)
 	}
 	etag := r.Tree.ETag
 	r.Tree, r.Body = &model.Tree{ETag: etag}, nil
-	u.pending[r.Export.Key()] = pendingTree{result: r, body: ref}
-	return true, nil
+	return &pendingTree{result: r, body: ref}, nil
 }
 
 // unchanged reports, for each curriculum of the plan, whether every one of
 // its exports is held back (and so all can be carried over).
-func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
+func unchanged(plan *fetch.Plan, held func(model.Export) bool) map[string]bool {
 	out := map[string]bool{}
 	for _, cp := range plan.Curricula {
 		all := len(cp.Exports) > 0
 		for _, e := range cp.Exports {
-			if _, ok := u.pending[e.Key()]; !ok {
+			if !held(e) {
 				all = false
 				break
 			}
@@ -107,9 +104,9 @@ func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
 // checkIntact renders again every curriculum of same whose previous files
 // are not exactly as the previous manifest lists them (edited, removed,
 // replaced by a link): it sets same to false for it.
-func checkIntact(w *output.Writer, exports []model.Export, u *reuse, same map[string]bool) error {
+func checkIntact(w *output.Writer, exports []model.Export, held func(model.Export) bool, same map[string]bool) error {
 	for _, e := range exports {
-		if _, held := u.pending[e.Key()]; !held || !same[e.CurriculumID] {
+		if !held(e) || !same[e.CurriculumID] {
 			continue
 		}
 		for _, dir := range layout.Trees(e) {
@@ -186,7 +183,7 @@ func globalKey(o renderKeyOptions) ([]byte, error) {
 			return hashFile(h, p)
 		})
 		if err != nil {
-			return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
+			return nil, &ConfigError{setting.Errorf(setting.Theme, "%w", err)}
 		}
 	}
 	return h.Sum(nil), nil

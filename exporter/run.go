@@ -134,6 +134,12 @@ type record struct {
 	// pages is set when its pages are in the output (written or kept),
 	// for the website's links.
 	pages bool
+	// prev is its entry in the previous manifest, if hasPrev.
+	prev    output.ManifestExport
+	hasPrev bool
+	// held is its tree held back as unchanged (see reuse), until every
+	// tree of its curriculum is in.
+	held *pendingTree
 }
 
 // begin checks the output folder (curex's or empty, writable) and makes
@@ -205,6 +211,13 @@ func (r *run) plan(ctx context.Context) error {
 	for _, e := range r.exports {
 		r.rec(e)
 	}
+	if r.prev != nil {
+		for _, e := range r.prev.Exports {
+			if rc, ok := r.records[entryKey(e)]; ok {
+				rc.prev, rc.hasPrev = e, true
+			}
+		}
+	}
 	// Exports of a locale whose code is no language tag fail alone.
 	for _, iv := range plan.Invalid {
 		r.exports = append(r.exports, iv.Export)
@@ -247,10 +260,10 @@ func (r *run) schedule(ctx context.Context) error {
 		return err
 	}
 	r.defer_(r.formats.close)
-	if r.reuse, err = newReuse(c.renderKeyOptions(), r.planned, r.prev, r.kept); err != nil {
+	if r.reuse, err = newReuse(c.renderKeyOptions(), r.planned, r.kept); err != nil {
 		return err
 	}
-	if r.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}, r.prev); err != nil {
+	if r.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}); err != nil {
 		return err
 	}
 	if r.web != nil {
@@ -299,7 +312,8 @@ func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
 			r.web.arrived(res.Export, written)
 		}
 	}()
-	r.rec(res.Export).arrived = true
+	rc := r.rec(res.Export)
+	rc.arrived = true
 	if err := r.fr.record(res); err != nil {
 		return err
 	}
@@ -311,7 +325,7 @@ func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
 		r.fail(res.Export, res.Err)
 		return nil
 	}
-	if held, err := r.reuse.hold(res); err != nil || held {
+	if rc.held, err = r.reuse.hold(res, rc.prev, rc.hasPrev); err != nil || rc.held != nil {
 		return err
 	}
 	if res = r.fetcher.Fill(res); res.Err != nil {
@@ -338,9 +352,10 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	if gate != nil {
 		gate.Acquire()
 	}
+	rc := r.rec(res.Export)
 	err = r.formats.write(ctx, r.w, t, &entry)
 	if err == nil {
-		err = r.changes.record(r.w, t, &entry)
+		err = r.changes.record(r.w, t, &entry, rc.prev, rc.hasPrev)
 	}
 	if gate != nil {
 		gate.Release()
@@ -357,7 +372,7 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	if err := r.web.keep(res, &entry); err != nil {
 		return false, err
 	}
-	r.setEntry(res.Export, entry)
+	rc.entry, rc.hasEntry = entry, true
 	r.sum.Written++
 	return true, nil
 }
@@ -373,13 +388,14 @@ func (r *run) write(ctx context.Context) error {
 			r.fail(e, fetch.ErrBudget)
 		}
 	}
-	same := r.reuse.unchanged(r.planned)
-	if err := checkIntact(r.w, r.exports, r.reuse, same); err != nil {
+	held := func(e model.Export) bool { return r.rec(e).held != nil }
+	same := unchanged(r.planned, held)
+	if err := checkIntact(r.w, r.exports, held, same); err != nil {
 		return err
 	}
 	for _, e := range r.exports {
-		p, ok := r.reuse.pending[e.Key()]
-		if !ok {
+		p := r.rec(e).held
+		if p == nil {
 			continue
 		}
 		if same[e.CurriculumID] {
@@ -388,7 +404,7 @@ func (r *run) write(ctx context.Context) error {
 			}
 			continue
 		}
-		res, err := r.reuse.load(p)
+		res, err := r.reuse.load(*p)
 		if err != nil {
 			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
@@ -401,14 +417,14 @@ func (r *run) write(ctx context.Context) error {
 
 // carryOver keeps the files of an unchanged export from the previous
 // output, and its manifest entry.
-func (r *run) carryOver(e model.Export, p pendingTree) error {
+func (r *run) carryOver(e model.Export, p *pendingTree) error {
 	for _, dir := range layout.Trees(e) {
 		if _, err := r.w.CarryOver(dir); err != nil {
 			return err
 		}
 	}
 	if r.web != nil { // the other pages need its outline
-		res, err := r.reuse.load(p)
+		res, err := r.reuse.load(*p)
 		if err != nil {
 			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
@@ -416,7 +432,7 @@ func (r *run) carryOver(e model.Export, p pendingTree) error {
 			return err
 		}
 	}
-	r.setEntry(e, r.reuse.prev[e.Key()])
+	r.setEntry(e, r.rec(e).prev)
 	r.sum.Reused++
 	return nil
 }

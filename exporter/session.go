@@ -11,6 +11,7 @@ import (
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // session is the client side of a run: rate-limited transport, cache,
@@ -43,7 +44,7 @@ func newSession(c *Config, src source) (*session, error) {
 	}
 	client, err := api.New(ep.baseURL, ep.token, opts...)
 	if err != nil {
-		return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
+		return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}
 	}
 	if c.CacheDir != "" {
 		// Scoped by API origin and, once /me answers, by identity: two
@@ -57,7 +58,7 @@ func newSession(c *Config, src source) (*session, error) {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 		if client, err = api.New(ep.baseURL, ep.token, append(opts, api.WithCache(s.cache))...); err != nil {
-			return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
+			return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}
 		}
 	}
 	s.client = client
@@ -162,7 +163,7 @@ func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
 		return err
 	})
 	if errors.Is(err, api.ErrUnauthorized) {
-		return nil, fmt.Errorf("the API rejected the token (401): check %s or --token-file: %w", api.EnvToken, err)
+		return nil, fmt.Errorf("the API rejected the token (401): %w", setting.Errorf(setting.Token, "%w", err))
 	}
 	return u, err
 }

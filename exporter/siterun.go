@@ -13,6 +13,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render/html"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // siteRun renders the website in two phases. While trees arrive it keeps
@@ -58,7 +59,7 @@ func newSiteRun(o *siteOptions, b *bodies, gate *cpugate.Gate) (*siteRun, error)
 	}
 	r, err := html.New(html.Options{ThemeDir: o.themeDir, IncludeUnpublished: o.includeUnpublished, NoSitemap: o.siteURL == "", Gate: gate})
 	if err != nil {
-		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
+		return nil, &ConfigError{setting.Errorf(setting.Theme, "%w", err)}
 	}
 	return &siteRun{o: o, renderer: r, bodies: b, outlines: outlines{}, kept: map[model.Key]bodyRef{}, reused: map[model.Key]bool{}}, nil
 }

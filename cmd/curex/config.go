@@ -51,6 +51,9 @@ var settings = map[string]string{
 // flagOf names the flag of a setting key (exporter/setting): the one
 // settings lists, else the key with dashes.
 func flagOf(key string) string {
+	if key == "token" {
+		return "token-file" // the token itself is never a flag
+	}
 	if f, ok := settings[key]; ok {
 		return f
 	}

@@ -274,17 +274,33 @@ func (f *exportFlags) publishTo(ctx context.Context, g *globals, target, dir str
 	return publishFolder(ctx, g, dir, target, &f.pub, keep...)
 }
 
-// runError maps an error of exporter.Run or Build to its exit code; an
-// error naming a setting is shown as the flag that gives it.
+// runError maps an error of exporter.Run or Build to its exit code; a
+// configuration error naming a setting is shown as the user gives it
+// (settingError).
 func runError(err error) error {
-	if se, ok := libsetting.Of(err); ok {
-		return usageErr(fmt.Errorf("--%s: %w", flagOf(se.Name), se.Err))
-	}
 	var ce *exporter.ConfigError
-	if errors.As(err, &ce) {
-		return usageErr(err)
+	if !errors.As(err, &ce) {
+		return err
 	}
-	return err
+	if se, ok := libsetting.Of(err); ok {
+		return usageErr(settingError(se))
+	}
+	return usageErr(err)
+}
+
+// settingError shows a library error naming a setting as the flag that
+// gives it ("--paper: ..."), and the environment variable that can give
+// it too ("--base-url (or CUREX_BASE_URL): no API base URL").
+func settingError(se *libsetting.Error) error {
+	flag := flagOf(se.Name)
+	env := envOf[flag]
+	if se.Name == libsetting.Token {
+		env = api.EnvToken
+	}
+	if env != "" {
+		return fmt.Errorf("--%s (or %s): %w", flag, env, se.Err)
+	}
+	return fmt.Errorf("--%s: %w", flag, se.Err)
 }
 
 func runExport(ctx context.Context, g *globals, f *exportFlags) error {
