@@ -19,6 +19,8 @@ import (
 // of it; any other is spooled to a temporary folder.
 type bodies struct {
 	client *api.Client
+	// includeUnpublished keeps drafts in the trees load returns.
+	includeUnpublished bool
 
 	mu    sync.Mutex
 	spool string
@@ -71,7 +73,8 @@ func (b *bodies) get(ref bodyRef) ([]byte, error) {
 	return body, nil
 }
 
-// load returns the kept tree of ref, decoded and normalized.
+// load returns the kept tree of ref, decoded and normalized, as the
+// formats see it (see visible), and its raw body.
 func (b *bodies) load(ref bodyRef) (*model.Tree, []byte, error) {
 	body, err := b.get(ref)
 	if err != nil {
@@ -81,7 +84,7 @@ func (b *bodies) load(ref bodyRef) (*model.Tree, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ref.export.Dir(), err)
 	}
-	return fetch.Normalize(ref.export, rc, ref.etag), body, nil
+	return visible(fetch.Normalize(ref.export, rc, ref.etag), b.includeUnpublished), body, nil
 }
 
 func (b *bodies) close() {

@@ -7,10 +7,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/curex/curex/exporter/etagcache"
+	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // ErrNotCached is returned, wrapped, when a build needs an API answer the
@@ -32,29 +35,35 @@ func (e *MissingError) Error() string {
 		more = fmt.Sprintf(" and %d more", len(list)-show)
 		list = list[:show]
 	}
-	return fmt.Sprintf("the cache %s lacks %d of the trees the plan needs (%s%s): run curex export with --cache-dir %s first; nothing was written",
-		e.CacheDir, len(e.Missing), strings.Join(list, ", "), more, e.CacheDir)
+	return fmt.Sprintf("the cache %s lacks %d of the trees the plan needs (%s%s): export into this cache first; nothing was written",
+		e.CacheDir, len(e.Missing), strings.Join(list, ", "), more)
 }
-
-// offlineBaseURL is the address requests are made to during a build; they
-// never leave the process.
-const offlineBaseURL = "http://cache.invalid"
 
 // Build re-renders every selected format from the ETag cache of earlier
 // exports, with no API request: for a new theme, a new format or a fixed
-// template. It plans and fetches exactly as Run does, but every request is
-// answered from c.CacheDir (a 304 for what the cache holds), so the output is
-// what an export would write if nothing had changed upstream. A build that
-// needs an answer the cache lacks fails with an error naming it, or a
-// *MissingError naming the trees, and writes nothing.
+// template. A build is a Run with another source of answers (see
+// source): it plans and fetches exactly as Run does, but every request is
+// answered from c.CacheDir (a 304 for what the cache holds), so the
+// output is what an export would write if nothing had changed upstream.
+// It differs from Run in these, and only these:
 //
-// BaseURL, Token, Limits and Transport are ignored.
+//   - the answers come from the cache folder of the API and identity the
+//     last export talked to; BaseURL, Token, AllowHTTP, Limits, Transport
+//     and MaxRequests are ignored;
+//   - every tree is read from the cache: the state of earlier runs (which
+//     trees to revalidate) is neither read nor written;
+//   - rendering does not leave a processor to a fetch (there is none to
+//     pace);
+//   - a tree the cache lacks fails the build, with a *MissingError naming
+//     the trees (or an error naming the answer), and nothing is written;
+//     a tree a format refuses, or a locale that is no language tag, fails
+//     alone as in an export.
 func Build(ctx context.Context, c Config) (*Summary, error) {
 	if c.CacheDir == "" {
-		return nil, &ConfigError{errors.New("no cache folder: give --cache-dir")}
+		return nil, &ConfigError{setting.Errorf(setting.CacheDir, "no cache folder")}
 	}
 	if fi, err := os.Stat(c.CacheDir); err != nil || !fi.IsDir() {
-		return nil, &ConfigError{fmt.Errorf("no cache at %s: run curex export with --cache-dir %s first", c.CacheDir, c.CacheDir)}
+		return nil, &ConfigError{setting.Errorf(setting.CacheDir, "no cache at %s: export into it first", c.CacheDir)}
 	}
 	// The answers of the API and identity the last export talked to (a
 	// cache of the layout before scopes holds none: export again).
@@ -63,25 +72,89 @@ func Build(ctx context.Context, c Config) (*Summary, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w: no export has filled it since curex scoped its cache by API and organization): run curex export with --cache-dir %s first; nothing was written",
-			c.CacheDir, ErrNotCached, c.CacheDir)
+		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w: no export has filled it since curex scoped its cache by API and organization): export into this cache first; nothing was written",
+			c.CacheDir, ErrNotCached)
 	}
 	cache, err := etagcache.OpenScope(dir)
 	if err != nil {
 		return nil, err
 	}
-	c.scopeDir = dir
-	c.BaseURL, c.Token, c.AllowHTTP = offlineBaseURL, "offline", true
-	c.Limits = ratelimit.Limits{}
-	c.Transport = &offlineTransport{cache: cache}
-	c.MaxRequests = 0
-	c.offline = true
-	sum, err := Run(ctx, c)
+	if c.Output == "" {
+		return nil, &ConfigError{errors.New("no output folder")}
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	sum, err := execute(ctx, &c, source{cache: cache, scopeDir: dir})
 	var me *MissingError
 	if errors.Is(err, ErrNotCached) && !errors.As(err, &me) {
-		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w): run curex export with --cache-dir %s first; nothing was written", c.CacheDir, err, c.CacheDir)
+		return nil, fmt.Errorf("the cache %s lacks an answer the plan needs (%w): export into this cache first; nothing was written", c.CacheDir, err)
 	}
 	return sum, err
+}
+
+// source is where a run's API answers come from: the difference between
+// Run and Build. The zero value is the API at Config.BaseURL, paced by
+// Config.Limits, with the state of earlier runs deciding what to fetch.
+type source struct {
+	// cache, when set, answers every request (Build): a 304 for what it
+	// holds, ErrNotCached for the rest. No request leaves the process.
+	cache *etagcache.ScopedCache
+	// scopeDir is the cache's folder, known before discovery.
+	scopeDir string
+}
+
+// fromCache reports whether answers come from the cache alone.
+func (src source) fromCache() bool { return src.cache != nil }
+
+// endpoint is what the session's client talks to.
+type endpoint struct {
+	baseURL, token string
+	allowHTTP      bool
+	limits         ratelimit.Limits
+	transport      http.RoundTripper
+	maxRequests    int64
+}
+
+// offlineBaseURL is the address a build's requests are made to; the
+// offline transport answers them, so they never leave the process. The
+// client needs an address and a token; neither is used.
+const offlineBaseURL = "http://cache.invalid"
+
+// endpoint is the API of c, or for a build the cache, behind an address
+// that is never dialled.
+func (src source) endpoint(c *Config) endpoint {
+	if src.fromCache() {
+		return endpoint{baseURL: offlineBaseURL, token: "offline", allowHTTP: true, limits: ratelimit.Limits{},
+			transport: &offlineTransport{cache: src.cache}}
+	}
+	return endpoint{baseURL: c.BaseURL, token: c.Token, allowHTTP: c.AllowHTTP, limits: c.Limits, transport: c.Transport, maxRequests: c.MaxRequests}
+}
+
+// missing turns the failures of a build into its error: a tree the cache
+// lacks fails the build (a *MissingError naming them all), any other
+// failure but a refused tree or an invalid locale too. Nil for an export.
+func (src source) missing(cacheDir string, failures []Failure) error {
+	if !src.fromCache() {
+		return nil
+	}
+	me := &MissingError{CacheDir: cacheDir}
+	for _, fl := range failures {
+		var refused *RenderError
+		var badLocale *fetch.LocaleError
+		if errors.As(fl.Err, &refused) || errors.As(fl.Err, &badLocale) {
+			continue // fails alone, as in an export
+		}
+		if !errors.Is(fl.Err, ErrNotCached) {
+			return fmt.Errorf("build %s: %w", fl.Export.Dir(), fl.Err)
+		}
+		me.Missing = append(me.Missing, fl.Export.Dir())
+	}
+	if len(me.Missing) > 0 {
+		slices.Sort(me.Missing)
+		return me
+	}
+	return nil
 }
 
 // offlineTransport answers every request from the cache: 304 Not Modified

@@ -78,7 +78,7 @@ func TestBuildFailsClearly(t *testing.T) {
 		missing     bool
 		config      bool
 	}{
-		{name: "no cache folder", cache: filepath.Join(t.TempDir(), "none"), want: "run curex export with --cache-dir", config: true},
+		{name: "no cache folder", cache: filepath.Join(t.TempDir(), "none"), want: "no cache at", config: true},
 		{name: "empty cache", cache: t.TempDir(), want: "lacks an answer the plan needs"},
 		{name: "trees missing", cache: partial, filter: fetch.Filter{Curricula: []string{"101"}}, want: "lacks 15 of the trees the plan needs (algebra-1/base/ar", missing: true},
 	} {

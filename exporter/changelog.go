@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
+	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/curex/curex/exporter/changes"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 )
@@ -18,24 +19,28 @@ import (
 // first. The trees' snapshots are kept next to the cache; without a cache
 // folder there is nothing to compare with, and histories stay as they were.
 type changeLog struct {
-	c     *Config
+	o     changeOptions
 	store *changes.Store
-	prev  map[string]output.ManifestExport // by export key
-	date  time.Time                        // SOURCE_DATE_EPOCH, or zero
 
 	mu        sync.Mutex
-	histories map[string]*changes.History // by export key, for the website
+	histories map[model.Key]*changes.History // for the website
 }
 
-func newChangeLog(c *Config, prev *output.Manifest, date time.Time) (*changeLog, error) {
-	l := &changeLog{c: c, prev: map[string]output.ManifestExport{}, date: date, histories: map[string]*changes.History{}}
-	if prev != nil {
-		for _, e := range prev.Exports {
-			l.prev[e.CurriculumID+"\x00"+e.Variant+"\x00"+e.Locale] = e
-		}
-	}
-	if c.scopeDir != "" {
-		st, err := changes.OpenStore(filepath.Join(c.scopeDir, "state", "snapshots"))
+// changeOptions are the settings of a changeLog.
+type changeOptions struct {
+	// scopeDir is the cache's folder of the run's API and identity; ""
+	// keeps no snapshots.
+	scopeDir string
+	// date dates the changes instead of the trees' resolved_at, when not
+	// zero (Config.SourceDate).
+	date time.Time
+	log  *slog.Logger
+}
+
+func newChangeLog(o changeOptions) (*changeLog, error) {
+	l := &changeLog{o: o, histories: map[model.Key]*changes.History{}}
+	if o.scopeDir != "" {
+		st, err := changes.OpenStore(layout.ScopeDir(o.scopeDir).Snapshots())
 		if err != nil {
 			return nil, err
 		}
@@ -44,26 +49,24 @@ func newChangeLog(c *Config, prev *output.Manifest, date time.Time) (*changeLog,
 	return l, nil
 }
 
-// changesPath is an export's changes.json, relative to the output root.
-func changesPath(e model.Export) string { return "bundles/" + e.Dir() + "/changes.json" }
-
-// record writes t's changes.json (t as published) and keeps its history.
-func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+// record writes t's changes.json (t as published) and keeps its history;
+// prev is the previous manifest's entry of its export, if hasPrev.
+func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.ManifestExport, prev output.ManifestExport, hasPrev bool) error {
 	h := l.previous(w, t.Export)
 	h.CurriculumID, h.CurriculumName, h.Variant, h.Locale = t.CurriculumID, t.CurriculumName, t.Variant, t.Locale
 	h.VariantChain = t.VariantChain
 	cur := changes.Of(t)
 	if l.store != nil {
-		if p, ok := l.prev[t.Key()]; ok && p.ETag != "" && p.ETag != t.ETag {
+		if p := prev; hasPrev && p.ETag != "" && p.ETag != t.ETag {
 			if old, ok := l.store.Get(t.Export, p.ETag); ok {
 				e := changes.Diff(old, cur)
 				e.Date = t.ResolvedAt.UTC()
-				if !l.date.IsZero() {
-					e.Date = l.date
+				if !l.o.date.IsZero() {
+					e.Date = l.o.date
 				}
 				h.Add(e)
 			} else {
-				l.c.Log.Info("changes: no snapshot of the previous tree to compare with", "export", t.Dir())
+				l.o.log.Info("changes: no snapshot of the previous tree to compare with", "export", t.Dir())
 			}
 		}
 		if err := l.store.Put(t.Export, cur); err != nil {
@@ -74,7 +77,7 @@ func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.Manife
 	if err != nil {
 		return err
 	}
-	entry.Changes = changesPath(t.Export)
+	entry.Changes = layout.Changes(t.Export)
 	if err := w.Write(entry.Changes, data); err != nil {
 		return err
 	}
@@ -87,23 +90,23 @@ func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.Manife
 // previous reads the export's changes.json from the previous output (never
 // through a link); a missing or unreadable one starts a new history.
 func (l *changeLog) previous(w *output.Writer, e model.Export) *changes.History {
-	data, err := w.ReadPrevious(changesPath(e))
+	data, err := w.ReadPrevious(layout.Changes(e))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			l.c.Log.Warn("changes: previous history unreadable, starting a new one", "export", e.Dir(), "err", err)
+			l.o.log.Warn("changes: previous history unreadable, starting a new one", "export", e.Dir(), "err", err)
 		}
 		return &changes.History{}
 	}
 	h, err := changes.Decode(data)
 	if err != nil {
-		l.c.Log.Warn("changes: previous history unreadable, starting a new one", "export", e.Dir(), "err", err)
+		l.o.log.Warn("changes: previous history unreadable, starting a new one", "export", e.Dir(), "err", err)
 		return &changes.History{}
 	}
 	return h
 }
 
 // history returns the history recorded for the export with key k.
-func (l *changeLog) history(k string) *changes.History {
+func (l *changeLog) history(k model.Key) *changes.History {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.histories[k]
@@ -114,10 +117,10 @@ func (l *changeLog) prune(m *output.Manifest) error {
 	if l.store == nil {
 		return nil
 	}
-	keep := map[string]string{}
+	keep := map[model.Key]string{}
 	for _, e := range m.Exports {
 		if e.ETag != "" {
-			keep[e.CurriculumID+"\x00"+e.Variant+"\x00"+e.Locale] = e.ETag
+			keep[entryKey(e)] = e.ETag
 		}
 	}
 	if err := l.store.Prune(keep); err != nil {

@@ -1,12 +1,13 @@
 package exporter
 
 import (
-	"path/filepath"
+	"log/slog"
 	"time"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 )
 
@@ -16,18 +17,25 @@ import (
 type freshness struct {
 	store   *fresh.Store // nil with no cache folder, and for Build
 	sched   *fresh.Schedule
-	signals map[string]string // by export key
+	signals map[model.Key]string
 	// order is the order trees are handed to the Fetcher; skip and
 	// fallback are its Skip and Fallback.
 	order          []model.Export
-	skip, fallback map[string]bool
+	skip, fallback map[model.Key]bool
 	started        time.Time
+}
+
+// freshnessOptions are the settings of the schedule.
+type freshnessOptions struct {
+	// revalidate is how unchanged trees are revalidated (Config.Revalidate).
+	revalidate fresh.Policy
+	log        *slog.Logger
 }
 
 // openFreshness decides what the run fetches. Without a cache folder, and
 // when building from the cache, every tree is fetched (or read) as new.
-func openFreshness(c *Config, s *session, plan *fetch.Plan, started time.Time) (*freshness, error) {
-	fr := &freshness{signals: map[string]string{}, skip: map[string]bool{}, fallback: map[string]bool{}, started: started}
+func openFreshness(o freshnessOptions, s *session, plan *fetch.Plan, started time.Time) (*freshness, error) {
+	fr := &freshness{signals: map[model.Key]string{}, skip: map[model.Key]bool{}, fallback: map[model.Key]bool{}, started: started}
 	var trees []fresh.Tree
 	for i := range plan.Curricula {
 		cp := &plan.Curricula[i]
@@ -37,13 +45,13 @@ func openFreshness(c *Config, s *session, plan *fetch.Plan, started time.Time) (
 			trees = append(trees, fresh.Tree{Export: e, Signal: sig})
 		}
 	}
-	if c.scopeDir != "" && !c.offline {
-		st, err := fresh.Open(filepath.Join(c.scopeDir, "state"))
+	if s.scopeDir != "" && !s.src.fromCache() {
+		st, err := fresh.Open(layout.ScopeDir(s.scopeDir).State())
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range st.Problems() {
-			c.Log.Warn("state of earlier runs", "problem", p)
+			o.log.Warn("state of earlier runs", "problem", p)
 		}
 		fr.store = st
 	}
@@ -51,7 +59,7 @@ func openFreshness(c *Config, s *session, plan *fetch.Plan, started time.Time) (
 		got, ok := s.client.CachedResolvedETag(e.CurriculumID, resolveOptions(e))
 		return ok && got == etag
 	}
-	fr.sched = fresh.Decide(trees, fr.store, cached, started, c.Revalidate)
+	fr.sched = fresh.Decide(trees, fr.store, cached, started, o.revalidate)
 	for _, it := range fr.sched.Fetch {
 		fr.order = append(fr.order, it.Export)
 		if it.Reason == fresh.Due {
@@ -62,7 +70,7 @@ func openFreshness(c *Config, s *session, plan *fetch.Plan, started time.Time) (
 		fr.order = append(fr.order, it.Export)
 		fr.skip[it.Export.Key()] = true
 	}
-	c.Log.Debug("schedule", "trees", len(trees), "new", fr.sched.Count(fresh.New), "changed", fr.sched.Count(fresh.Changed),
+	o.log.Debug("schedule", "trees", len(trees), "new", fr.sched.Count(fresh.New), "changed", fr.sched.Count(fresh.Changed),
 		"revalidate", fr.sched.Count(fresh.Due), "unchanged", fr.sched.Count(fresh.Unchanged), "policy", fr.sched.Policy.Mode.String(), "window", fr.sched.Policy.Window)
 	return fr, nil
 }

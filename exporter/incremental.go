@@ -10,10 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // Incremental exports. A tree whose ETag did not change (the server
@@ -27,14 +31,12 @@ import (
 // instead of rendered (no PDF is printed again). Files are then unchanged
 // byte for byte, and the output layer keeps them as they are.
 
-// reuse decides which trees are carried over.
+// reuse decides which trees are carried over. The trees it holds back
+// are kept in the run's records until every tree of their curriculum is
+// in.
 type reuse struct {
-	keys map[string]string                // render key by base curriculum id
-	prev map[string]output.ManifestExport // by export key, when its render key matches
-	// pending holds the bodies of unchanged trees until every tree of
-	// their curriculum is in.
-	bodies  *bodies
-	pending map[string]pendingTree
+	keys   map[string]string // render key by base curriculum id
+	bodies *bodies
 }
 
 // pendingTree is a tree held back: 304, same ETag, same key.
@@ -43,9 +45,9 @@ type pendingTree struct {
 	body   bodyRef
 }
 
-func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*reuse, error) {
-	u := &reuse{keys: map[string]string{}, prev: map[string]output.ManifestExport{}, pending: map[string]pendingTree{}, bodies: b}
-	global, err := globalKey(c)
+func newReuse(o renderKeyOptions, plan *fetch.Plan, b *bodies) (*reuse, error) {
+	u := &reuse{keys: map[string]string{}, bodies: b}
+	global, err := globalKey(o)
 	if err != nil {
 		return nil, err
 	}
@@ -57,41 +59,39 @@ func newReuse(c *Config, plan *fetch.Plan, prev *output.Manifest, b *bodies) (*r
 		}
 		u.keys[cp.Curriculum.ID] = hex.EncodeToString(h.Sum(nil))
 	}
-	if prev != nil {
-		for _, e := range prev.Exports {
-			if e.State == output.StateOK && e.RenderKey != "" && e.RenderKey == u.keys[e.CurriculumID] {
-				u.prev[e.CurriculumID+"\x00"+e.Variant+"\x00"+e.Locale] = e
-			}
-		}
-	}
 	return u, nil
 }
 
-// hold keeps r back when its tree may be carried over, and reports
-// whether it did.
-func (u *reuse) hold(r fetch.Result) (bool, error) {
-	e, ok := u.prev[r.Export.Key()]
-	if !ok || !r.NotModified || r.Tree == nil || e.ETag != r.Tree.ETag || e.ETag == "" {
-		return false, nil
+// reusable reports whether prev, the previous manifest's entry of an
+// export, was written with the render key of this run.
+func (u *reuse) reusable(prev output.ManifestExport) bool {
+	return prev.State == output.StateOK && prev.RenderKey != "" && prev.RenderKey == u.keys[prev.CurriculumID]
+}
+
+// hold keeps r back when its tree may be carried over (prev, the previous
+// manifest's entry of its export, has the same ETag and render key), and
+// returns it; nil when r is to be written.
+func (u *reuse) hold(r fetch.Result, prev output.ManifestExport, hasPrev bool) (*pendingTree, error) {
+	if !hasPrev || !u.reusable(prev) || !r.NotModified || r.Tree == nil || prev.ETag != r.Tree.ETag || prev.ETag == "" {
+		return nil, nil
 	}
 	ref, err := u.bodies.put(r)
 	if err != nil {
-		return false, fmt.Errorf("hold %s: %w", r.Export.Dir(), err)
+		return nil, fmt.Errorf("hold %s: %w", r.Export.Dir(), err)
 	}
 	etag := r.Tree.ETag
 	r.Tree, r.Body = &model.Tree{ETag: etag}, nil
-	u.pending[r.Export.Key()] = pendingTree{result: r, body: ref}
-	return true, nil
+	return &pendingTree{result: r, body: ref}, nil
 }
 
 // unchanged reports, for each curriculum of the plan, whether every one of
 // its exports is held back (and so all can be carried over).
-func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
+func unchanged(plan *fetch.Plan, held func(model.Export) bool) map[string]bool {
 	out := map[string]bool{}
 	for _, cp := range plan.Curricula {
 		all := len(cp.Exports) > 0
 		for _, e := range cp.Exports {
-			if _, ok := u.pending[e.Key()]; !ok {
+			if !held(e) {
 				all = false
 				break
 			}
@@ -104,12 +104,12 @@ func (u *reuse) unchanged(plan *fetch.Plan) map[string]bool {
 // checkIntact renders again every curriculum of same whose previous files
 // are not exactly as the previous manifest lists them (edited, removed,
 // replaced by a link): it sets same to false for it.
-func checkIntact(w *output.Writer, exports []model.Export, u *reuse, same map[string]bool) error {
+func checkIntact(w *output.Writer, exports []model.Export, held func(model.Export) bool, same map[string]bool) error {
 	for _, e := range exports {
-		if _, held := u.pending[e.Key()]; !held || !same[e.CurriculumID] {
+		if !held(e) || !same[e.CurriculumID] {
 			continue
 		}
-		for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
+		for _, dir := range layout.Trees(e) {
 			ok, err := w.Intact(dir)
 			if err != nil {
 				return err
@@ -123,7 +123,8 @@ func checkIntact(w *output.Writer, exports []model.Export, u *reuse, same map[st
 	return nil
 }
 
-// load rebuilds the full result of a held-back tree.
+// load rebuilds the full result of a held-back tree, its tree as the
+// formats see it (see visible).
 func (u *reuse) load(p pendingTree) (fetch.Result, error) {
 	r := p.result
 	t, body, err := u.bodies.load(p.body)
@@ -134,18 +135,36 @@ func (u *reuse) load(p pendingTree) (fetch.Result, error) {
 	return r, nil
 }
 
+// renderKeyOptions are the settings that shape every export besides the
+// trees: a change in any renders every export again.
+type renderKeyOptions struct {
+	generator, siteURL, paper, themeDir string
+	sourceDate                          time.Time
+	formats                             []string
+	includeUnpublished, markdownHugo    bool
+}
+
+// renderKeyOptions are c's settings that shape every export.
+func (c *Config) renderKeyOptions() renderKeyOptions {
+	return renderKeyOptions{generator: c.Generator, siteURL: c.SiteURL, paper: c.Paper, themeDir: c.ThemeDir,
+		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo}
+}
+
 // globalKey sums up what shapes every export besides the trees and their
 // curriculum: program, options, theme.
-func globalKey(c *Config) ([]byte, error) {
+func globalKey(o renderKeyOptions) ([]byte, error) {
 	h := sha256.New()
-	formats := slices.Clone(c.Formats)
+	formats := slices.Clone(o.formats)
 	slices.Sort(formats)
-	date, _ := os.LookupEnv("SOURCE_DATE_EPOCH")
+	date := ""
+	if !o.sourceDate.IsZero() {
+		date = strconv.FormatInt(o.sourceDate.Unix(), 10) // as SOURCE_DATE_EPOCH spells it
+	}
 	opts := struct {
 		Generator, SiteURL, Paper, SourceDate string
 		Formats                               []string
 		IncludeUnpublished, MarkdownHugo      bool
-	}{c.Generator, c.SiteURL, c.Paper, date, formats, c.Filter.IncludeUnpublished, c.MarkdownHugo}
+	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}
@@ -155,8 +174,8 @@ func globalKey(c *Config) ([]byte, error) {
 			return nil, fmt.Errorf("render key: %w", err)
 		}
 	}
-	if c.ThemeDir != "" {
-		err := filepath.WalkDir(c.ThemeDir, func(p string, d fs.DirEntry, err error) error {
+	if o.themeDir != "" {
+		err := filepath.WalkDir(o.themeDir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
@@ -164,7 +183,7 @@ func globalKey(c *Config) ([]byte, error) {
 			return hashFile(h, p)
 		})
 		if err != nil {
-			return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
+			return nil, &ConfigError{setting.Errorf(setting.Theme, "%w", err)}
 		}
 	}
 	return h.Sum(nil), nil

@@ -4,105 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net/http"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/spf13/afero"
-
-	"github.com/curex/curex/exporter/api"
-	"github.com/curex/curex/exporter/etagcache"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/internal/cpugate"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/pace"
-	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/retry"
 )
-
-// Formats curex knows. Only the ones in Available can be written so far.
-var (
-	knownFormats = []string{"html", "markdown", "json", "handbook", "pdf"}
-	// Available lists the formats this build renders.
-	Available = []string{"html", "markdown", "json", "handbook", "pdf"}
-)
-
-// DefaultFormats is the --formats default: every format but pdf, which
-// needs Chromium.
-func DefaultFormats() []string { return []string{"html", "markdown", "json", "handbook"} }
-
-// Config is everything a run needs. Zero values take the documented
-// defaults where one exists.
-type Config struct {
-	BaseURL   string
-	Token     string
-	AllowHTTP bool
-	// Output is the output folder.
-	Output  string
-	Formats []string
-	// CacheDir holds the ETag cache.
-	CacheDir string
-	Limits   ratelimit.Limits
-	Filter   fetch.Filter
-	// Concurrency is the number of trees fetched at once (default 4).
-	Concurrency int
-	// MaxTreeNodes is the most nodes one tree may hold (0:
-	// fetch.DefaultMaxTreeNodes); a larger tree fails alone.
-	MaxTreeNodes int
-	// MaxRequests stops the run cleanly after that many requests (0: none).
-	MaxRequests int64
-	// Deadline, when not zero, is when the run stops sending requests
-	// (--deadline); trees not fetched by then are treated as by
-	// MaxRequests.
-	Deadline time.Time
-	// Revalidate is how trees whose signals did not change are
-	// revalidated (--revalidate, --revalidate-within); the zero value is
-	// rolling revalidation within fresh.DefaultWindow.
-	Revalidate fresh.Policy
-	// Generator names the program in manifest.json ("curex 0.1.0").
-	Generator string
-	// SiteURL is the site's absolute address (--site-url) for the sitemap
-	// and canonical links; empty means none.
-	SiteURL string
-	// ThemeDir overrides templates and assets of the website (--theme).
-	ThemeDir string
-	// Paper is the handbook's paper size: "a4" (default) or "letter".
-	Paper string
-	// PDFTimeout bounds the printing of one handbook to PDF (default
-	// DefaultPDFTimeout); a handbook that takes longer fails its export
-	// only (its previous PDF kept), instead of holding the run up.
-	PDFTimeout time.Duration
-	// MarkdownHugo writes Markdown bundles in the Hugo content layout
-	// (_index.md section pages) instead of the code-host layout.
-	MarkdownHugo bool
-	Log          *slog.Logger
-	// Progress receives progress events; nil reports nothing.
-	Progress Progress
-	// Transport is the base HTTP transport (tests pass the sandbox's).
-	Transport http.RoundTripper
-	// Fs is the file system output is written to (default: the OS).
-	Fs afero.Fs
-
-	// offline is set by Build: answers come from the cache, and a tree
-	// it lacks fails the run instead of keeping a previous version.
-	offline bool
-	// scopeDir is the folder of CacheDir holding the ETag cache and the
-	// state of the API and identity the run talks to (etagcache.Scope): set
-	// by discovery from /me, or by Build from the last export's.
-	scopeDir string
-}
-
-// ConfigError is a problem with the configuration; the command line maps
-// it to the usage exit code.
-type ConfigError struct{ Err error }
-
-func (e *ConfigError) Error() string { return e.Err.Error() }
-func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Failure is an export that could not be refreshed.
 type Failure struct {
@@ -138,493 +51,507 @@ type Summary struct {
 // Partial reports whether some exports failed while others were written.
 func (s *Summary) Partial() bool { return len(s.Failures) > 0 }
 
-func (c *Config) check() error {
-	if c.BaseURL == "" {
-		return &ConfigError{errors.New("no API base URL: give --base-url or set CUREX_BASE_URL")}
-	}
-	if c.Token == "" {
-		return &ConfigError{fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken)}
-	}
-	if len(c.Formats) == 0 {
-		c.Formats = DefaultFormats()
-	}
-	for _, f := range c.Formats {
-		switch {
-		case slices.Contains(Available, f):
-		case slices.Contains(knownFormats, f):
-			return &ConfigError{fmt.Errorf("--formats: %s is not available in this version yet (available: %s)", f, strings.Join(Available, ", "))}
-		default:
-			return &ConfigError{fmt.Errorf("--formats: unknown format %q (known: %s)", f, strings.Join(knownFormats, ", "))}
-		}
-	}
-	switch c.Paper {
-	case "":
-		c.Paper = "a4"
-	case "a4", "letter":
-	default:
-		return &ConfigError{fmt.Errorf("--paper %q: want a4 or letter", c.Paper)}
-	}
-	if c.Concurrency <= 0 {
-		c.Concurrency = 4
-	}
-	if c.PDFTimeout <= 0 {
-		c.PDFTimeout = DefaultPDFTimeout
-	}
-	if c.Limits == nil {
-		c.Limits = ratelimit.Default()
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
-	if c.Generator == "" {
-		c.Generator = "curex" // manifest.json must name curex to be replaced again
-	}
-	if c.Progress == nil {
-		c.Progress = nopProgress{}
-	}
-	if c.Fs == nil {
-		c.Fs = afero.NewOsFs()
-	}
-	if c.Transport == nil {
-		c.Transport = http.DefaultTransport
-	}
-	return nil
-}
-
-// session is the client side of a run: rate-limited transport, cache,
-// typed client and retry policy.
-type session struct {
-	client  *api.Client
-	limiter *pace.Limiter
-	stats   *fetch.Stats
-	retry   retry.Policy
-	// cache is the ETag cache (nil without CacheDir), bound to the
-	// run's scope once /me has answered.
-	cache *etagcache.ScopedCache
-}
-
-func newSession(c *Config) (*session, error) {
-	s := &session{stats: &fetch.Stats{}}
-	s.limiter = pace.NewLimiter(pace.LimiterOptions{Limits: c.Limits})
-	tr := &fetch.Transport{Base: c.Transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: c.MaxRequests, Deadline: c.Deadline}
-	opts := []api.Option{api.WithHTTPClient(&http.Client{Transport: tr}), api.WithUserAgent(c.Generator)}
-	if c.AllowHTTP {
-		opts = append(opts, api.WithAllowHTTP())
-	}
-	client, err := api.New(c.BaseURL, c.Token, opts...)
-	if err != nil {
-		return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
-	}
-	if c.CacheDir != "" {
-		// Scoped by API origin and, once /me answers, by identity: two
-		// servers with the same ids never see each other's answers.
-		if c.scopeDir != "" {
-			s.cache, err = etagcache.OpenScope(c.scopeDir)
-		} else {
-			s.cache, err = etagcache.NewScopedCache(c.CacheDir, client.BaseURL())
-		}
-		if err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		if client, err = api.New(c.BaseURL, c.Token, append(opts, api.WithCache(s.cache))...); err != nil {
-			return nil, &ConfigError{fmt.Errorf("--base-url: %w", err)}
-		}
-	}
-	s.client = client
-	s.retry = retry.Policy{
-		Retryable: api.Retryable,
-		Throttled: func(err error) bool { return errors.Is(err, api.ErrRateLimited) },
-		RetryAfter: func(err error) (time.Duration, bool) {
-			var e *api.Error
-			// 429 waits are the limiter's; a 503's Retry-After is ours.
-			if errors.As(err, &e) && e.StatusCode != http.StatusTooManyRequests && e.HasRetryAfter {
-				return e.RetryAfter, true
-			}
-			return 0, false
-		},
-		OnRetry: func(attempt int, err error, wait time.Duration) {
-			s.stats.AddRetry()
-			c.Log.Debug("retry", "attempt", attempt, "wait", wait, "err", err)
-		},
-	}
-	return s, nil
-}
-
-// PlanReport is what `curex plan` shows of the next run.
-type PlanReport struct {
-	// Plan is the result of discovery.
-	Plan *fetch.Plan
-	// Schedule says which trees the next run fetches, in what order, and
-	// which it serves from the cache.
-	Schedule *fresh.Schedule
-	// Limiter paced discovery; its ETA estimates the rest.
-	Limiter *pace.Limiter
-}
-
-// Plan runs discovery only and decides what the next run would fetch, for
-// `curex plan`. It records nothing.
-func Plan(ctx context.Context, c Config) (*PlanReport, error) {
-	if err := c.check(); err != nil {
-		return nil, err
-	}
-	s, err := newSession(&c)
-	if err != nil {
-		return nil, err
-	}
-	p, err := discover(ctx, &c, s, c.Filter)
-	if err != nil {
-		return nil, err
-	}
-	fr, err := openFreshness(&c, s, p, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	fr.close()
-	return &PlanReport{Plan: p, Schedule: fr.sched, Limiter: s.limiter}, nil
-}
-
-// discover runs discovery, binding the session's cache to the scope /me
-// names, and records the scope's folder in c.
-func discover(ctx context.Context, c *Config, s *session, f fetch.Filter) (*fetch.Plan, error) {
-	bind := func(u *api.User) error {
-		if s.cache == nil {
-			return nil
-		}
-		scope, err := etagcache.ScopeOf(s.client.BaseURL(), u)
-		if err != nil {
-			return err
-		}
-		dir, err := s.cache.Bind(scope)
-		if err != nil {
-			return fmt.Errorf("cache of %s: %w", scope, err)
-		}
-		c.scopeDir = dir
-		c.Log.Debug("cache scope", "scope", scope.String(), "dir", dir)
-		return nil
-	}
-	p, err := fetch.DiscoverWith(ctx, s.client, s.retry, f, bind)
-	var fe *fetch.FilterError
-	if errors.As(err, &fe) {
-		return nil, &ConfigError{err}
-	}
-	return p, err
-}
-
 // Run performs an export. It returns an error when nothing could be
 // committed (the previous output is then untouched); a Summary with
 // failures means a partial export.
 func Run(ctx context.Context, c Config) (*Summary, error) {
-	start := time.Now()
 	if c.Output == "" {
 		return nil, &ConfigError{errors.New("no output folder")}
+	}
+	if err := c.checkAPI(); err != nil {
+		return nil, err
 	}
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	// The output folder is checked (curex's or empty, writable) and its
-	// staging folder made before the first request: a refused output
-	// costs no request and no wait. A cancelled run stops writing at the
-	// next file of any stage.
+	return execute(ctx, &c, source{})
+}
+
+// execute runs the stages of an export (or, with src from the cache, a
+// build) in order. Each stage is a method of run; the first error stops
+// the run with nothing committed.
+func execute(ctx context.Context, c *Config, src source) (*Summary, error) {
+	r, err := begin(ctx, c, src)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	stages := []func(context.Context) error{
+		r.plan,     // discovery: what to export
+		r.schedule, // freshness: what to fetch, in what order
+		r.fetch,    // fetch each tree and write it as it arrives
+		r.write,    // write the trees held back as unchanged, or carry them over
+		r.settle,   // carry over what failed; wait for the PDFs
+		r.site,     // the website's remaining pages and site-wide pages
+		r.commit,   // manifest, swap in the output, state of this run
+	}
+	for _, stage := range stages {
+		if err := stage(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return r.sum, nil
+}
+
+// run is an export in progress: its stages are methods over one record
+// per export, in the manner of Hugo's deploy.Deploy.
+type run struct {
+	c     *Config
+	src   source
+	start time.Time
+	w     *output.Writer
+	s     *session
+	prev  *output.Manifest
+	// undo holds what close does, last first.
+	undo      []func()
+	committed bool
+
+	planned *fetch.Plan
+	fr      *freshness
+	fetcher *fetch.Fetcher
+	gate    *cpugate.Gate
+	kept    *bodies
+	formats *treeFormats
+	web     *siteRun // nil without the website
+	reuse   *reuse
+	changes *changeLog
+
+	// exports lists every export in manifest order; records holds what
+	// the run knows of each.
+	exports []model.Export
+	records map[model.Key]*record
+	sum     *Summary
+}
+
+// record is what a run knows of one export.
+type record struct {
+	// arrived is set once the fetcher delivered the tree (or its failure),
+	// or when the export could not be fetched at all.
+	arrived bool
+	// entry is its manifest entry, once written, carried over or failed.
+	entry    output.ManifestExport
+	hasEntry bool
+	// pages is set when its pages are in the output (written or kept),
+	// for the website's links.
+	pages bool
+	// prev is its entry in the previous manifest, if hasPrev.
+	prev    output.ManifestExport
+	hasPrev bool
+	// held is its tree held back as unchanged (see reuse), until every
+	// tree of its curriculum is in.
+	held *pendingTree
+}
+
+// begin checks the output folder (curex's or empty, writable) and makes
+// its staging folder before the first request, so that a refused output
+// costs no request and no wait, and opens the session. A cancelled run
+// stops writing at the next file of any stage.
+func begin(ctx context.Context, c *Config, src source) (*run, error) {
+	r := &run{c: c, src: src, start: time.Now(), records: map[model.Key]*record{}}
 	w, err := output.BeginContext(ctx, c.Fs, c.Output)
 	if err != nil {
 		return nil, &ConfigError{err}
 	}
-	committed := false
-	defer func() {
-		if !committed {
+	r.w, r.prev = w, w.Previous()
+	r.defer_(func() {
+		if !r.committed {
 			_ = w.Abort()
 		}
-	}()
-	s, err := newSession(&c)
-	if err != nil {
+	})
+	if r.s, err = newSession(c, src); err != nil {
+		r.close()
 		return nil, err
 	}
-	plan, err := discover(ctx, &c, s, c.Filter)
-	if err != nil {
-		return nil, err
-	}
-	fr, err := openFreshness(&c, s, plan, start)
-	if err != nil {
-		return nil, err
-	}
-	defer fr.close()
-	exports := plan.Exports()
-	sum := &Summary{Planned: len(exports), Skipped: plan.Skipped, Schedule: fr.sched}
-	c.Progress.Planned(len(exports), len(fr.sched.Fetch), s.limiter)
-	for _, msg := range plan.Warnings {
-		c.Log.Warn("locale left out", "reason", msg)
-	}
-	for _, sk := range plan.Skipped {
-		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
-	}
+	return r, nil
+}
 
-	prev := w.Previous()
-	entries := map[string]output.ManifestExport{}
-	done := map[string]bool{}
+// defer_ adds f to what close does.
+func (r *run) defer_(f func()) { r.undo = append(r.undo, f) }
+
+// close releases what the stages took, last first; an output not
+// committed is aborted.
+func (r *run) close() {
+	for i := len(r.undo) - 1; i >= 0; i-- {
+		r.undo[i]()
+	}
+	r.undo = nil
+}
+
+// rec returns the record of e, made on first use.
+func (r *run) rec(e model.Export) *record {
+	k := e.Key()
+	rc := r.records[k]
+	if rc == nil {
+		rc = &record{}
+		r.records[k] = rc
+	}
+	return rc
+}
+
+// setEntry records e's manifest entry.
+func (r *run) setEntry(e model.Export, entry output.ManifestExport) {
+	rc := r.rec(e)
+	rc.entry, rc.hasEntry = entry, true
+}
+
+// fail records a failure of e; settle carries its previous files over.
+func (r *run) fail(e model.Export, err error) {
+	r.sum.Failures = append(r.sum.Failures, Failure{Export: e, Err: err})
+}
+
+// plan runs discovery: the exports, and those that fail at once (a
+// locale that is no language tag).
+func (r *run) plan(ctx context.Context) error {
+	plan, err := r.s.discover(ctx, r.c.Log, r.c.Filter)
+	if err != nil {
+		return err
+	}
+	r.planned, r.exports = plan, plan.Exports()
+	r.sum = &Summary{Planned: len(r.exports), Skipped: plan.Skipped}
+	for _, e := range r.exports {
+		r.rec(e)
+	}
+	if r.prev != nil {
+		for _, e := range r.prev.Exports {
+			if rc, ok := r.records[entryKey(e)]; ok {
+				rc.prev, rc.hasPrev = e, true
+			}
+		}
+	}
 	// Exports of a locale whose code is no language tag fail alone.
 	for _, iv := range plan.Invalid {
-		exports = append(exports, iv.Export)
-		done[iv.Export.Key()] = true
-		sum.Planned++
-		sum.Failures = append(sum.Failures, Failure{Export: iv.Export, Err: iv.Err})
+		r.exports = append(r.exports, iv.Export)
+		r.rec(iv.Export).arrived = true
+		r.sum.Planned++
+		r.fail(iv.Export, iv.Err)
 	}
-	kept := &bodies{client: s.client}
-	defer kept.close()
+	return nil
+}
+
+// schedule decides what is fetched in what order (package fresh), and
+// prepares what writes the trees: the formats (Chromium starts here, so
+// a machine without one fails before any tree is fetched), the website,
+// incremental reuse and the histories of changes.
+func (r *run) schedule(ctx context.Context) error {
+	c := r.c
+	fr, err := openFreshness(freshnessOptions{c.Revalidate, c.Log}, r.s, r.planned, r.start)
+	if err != nil {
+		return err
+	}
+	r.fr = fr
+	r.defer_(fr.close)
+	r.sum.Schedule = fr.sched
+	c.Progress.Planned(len(r.planned.Exports()), len(fr.sched.Fetch), r.s.limiter)
+	for _, msg := range r.planned.Warnings {
+		c.Log.Warn("locale left out", "reason", msg)
+	}
+	for _, sk := range r.planned.Skipped {
+		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
+	}
+	r.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished}
+	r.defer_(r.kept.close)
 	// Rendering goes through gate; while requests are paced, one processor
 	// is kept for the fetch (see cpugate).
-	gate := cpugate.New(runtime.GOMAXPROCS(0))
-	site, err := newSiteRun(&c, kept, gate)
-	if err != nil {
-		return nil, err
+	r.gate = cpugate.New(runtime.GOMAXPROCS(0))
+	if r.web, err = newSiteRun(c.siteOptions(), r.kept, r.gate); err != nil {
+		return err
 	}
-	formats, err := newTreeFormats(ctx, &c, plan)
-	if err != nil {
-		return nil, err
+	if r.formats, err = newTreeFormats(ctx, c.renderOptions(), r.planned); err != nil {
+		return err
 	}
-	defer formats.close()
-	unchanged, err := newReuse(&c, plan, prev, kept)
-	if err != nil {
-		return nil, err
+	r.defer_(r.formats.close)
+	if r.reuse, err = newReuse(c.renderKeyOptions(), r.planned, r.kept); err != nil {
+		return err
 	}
-	changed, err := newChangeLog(&c, prev, formats.date)
-	if err != nil {
-		return nil, err
+	if r.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}); err != nil {
+		return err
 	}
-	if site != nil {
-		site.changes = changed
+	if r.web != nil {
+		r.web.changes = r.changes
 	}
-	f := &fetch.Fetcher{Client: s.client, Retry: s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback,
+	r.fetcher = &fetch.Fetcher{Client: r.s.client, Retry: r.s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback,
 		MaxNodes: c.MaxTreeNodes, Log: c.Log}
-	site.start(ctx, w, plan)
-	defer site.stop()
+	return nil
+}
+
+// fetch fetches the trees in the schedule's order and writes each as it
+// arrives (arrive), while the website renders each curriculum whose
+// trees are all in. It stops cleanly at the deadline or the request
+// budget: the trees not fetched keep their previous version.
+func (r *run) fetch(ctx context.Context) error {
+	r.web.start(ctx, r.w, r.planned)
+	r.defer_(func() { _ = r.web.stop() })
 	unreserve := func() {}
-	if !c.offline && len(c.Limits) > 0 {
-		unreserve = gate.Reserve()
-		defer unreserve() // released below; this covers an early return
+	if !r.src.fromCache() && len(r.c.Limits) > 0 {
+		unreserve = r.gate.Reserve()
+		r.defer_(unreserve) // released below; this covers an early return
 	}
-	fetchErr := f.Fetch(ctx, fr.order, func(r fetch.Result) (err error) {
-		written := false
-		defer func() {
-			if err == nil {
-				site.arrived(r.Export, written)
-			}
-		}()
-		done[r.Export.Key()] = true
-		if err := fr.record(r); err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return nil // recorded; the run is stopping, nothing more to write
-		}
-		if r.Err != nil {
-			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
-			c.Progress.TreeDone(r, s.stats.Snapshot())
-			return nil
-		}
-		if held, err := unchanged.hold(r); err != nil || held {
-			c.Progress.TreeDone(r, s.stats.Snapshot())
-			return err
-		}
-		if r = f.Fill(r); r.Err != nil {
-			sum.Failures = append(sum.Failures, Failure{Export: r.Export, Err: r.Err})
-			c.Progress.TreeDone(r, s.stats.Snapshot())
-			return nil
-		}
-		for _, m := range r.Tree.Repairs {
-			c.Log.Warn("repaired a value the API left open", "tree", r.Export.Dir(), "repair", m)
-		}
-		gate.Acquire()
-		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
-		gate.Release()
-		if fl, ok := refusedTree(err); ok {
-			sum.Failures = append(sum.Failures, fl)
-			c.Progress.TreeDone(r, s.stats.Snapshot())
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		entry.RenderKey = unchanged.keys[r.Export.CurriculumID]
-		if err := site.keep(r, &entry); err != nil {
-			return err
-		}
-		entries[r.Export.Key()] = entry
-		sum.Written++
-		written = true
-		c.Progress.TreeDone(r, s.stats.Snapshot())
-		return nil
-	})
+	err := r.fetcher.Fetch(ctx, r.fr.order, func(res fetch.Result) error { return r.arrive(ctx, res) })
 	unreserve() // the rest renders on every processor
-	if c.offline && fetchErr == nil && len(sum.Failures) > 0 {
-		me := &MissingError{CacheDir: c.CacheDir}
-		for _, fl := range sum.Failures {
-			var refused *RenderError
-			var badLocale *fetch.LocaleError
-			if errors.As(fl.Err, &refused) || errors.As(fl.Err, &badLocale) {
-				continue // fails alone, as in an export
-			}
-			if !errors.Is(fl.Err, ErrNotCached) {
-				return nil, fmt.Errorf("build %s: %w", fl.Export.Dir(), fl.Err)
-			}
-			me.Missing = append(me.Missing, fl.Export.Dir())
-		}
-		if len(me.Missing) > 0 {
-			slices.Sort(me.Missing)
-			return nil, me
-		}
+	if err == nil {
+		return r.src.missing(r.c.CacheDir, r.sum.Failures)
 	}
 	switch {
-	case fetchErr == nil:
-	case errors.Is(fetchErr, fetch.ErrDeadline):
-		c.Log.Warn("deadline reached: the exports not fetched keep their previous version; the next run starts with them", "deadline", c.Deadline)
-	case errors.Is(fetchErr, fetch.ErrBudget):
-		c.Log.Warn("request budget used up: the exports not fetched keep their previous version; the next run starts with them", "max_requests", c.MaxRequests)
+	case errors.Is(err, fetch.ErrDeadline):
+		r.c.Log.Warn("deadline reached: the exports not fetched keep their previous version; the next run starts with them", "deadline", r.c.Deadline)
+	case errors.Is(err, fetch.ErrBudget):
+		r.c.Log.Warn("request budget used up: the exports not fetched keep their previous version; the next run starts with them", "max_requests", r.c.MaxRequests)
 	default:
-		return nil, fetchErr
+		return err
 	}
-	// Exports that failed or were never fetched keep their previous files.
-	failed := map[string]error{}
-	for _, fl := range sum.Failures {
-		failed[fl.Export.Key()] = fl.Err
+	return nil
+}
+
+// arrive handles one tree from the fetcher: it records what the request
+// taught, holds the tree back when it may be carried over unchanged, else
+// filters it (published nodes only, once for every format) and writes it.
+func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
+	written := false
+	defer func() {
+		if err == nil {
+			r.web.arrived(res.Export, written)
+		}
+	}()
+	rc := r.rec(res.Export)
+	rc.arrived = true
+	if err := r.fr.record(res); err != nil {
+		return err
 	}
-	for _, e := range exports {
-		if !done[e.Key()] {
-			sum.NotFetched++
-			failed[e.Key()] = fetch.ErrBudget
-			sum.Failures = append(sum.Failures, Failure{Export: e, Err: fetch.ErrBudget})
+	if ctx.Err() != nil {
+		return nil // recorded; the run is stopping, nothing more to write
+	}
+	defer func() { r.c.Progress.TreeDone(res, r.s.stats.Snapshot()) }()
+	if res.Err != nil {
+		r.fail(res.Export, res.Err)
+		return nil
+	}
+	if rc.held, err = r.reuse.hold(res, rc.prev, rc.hasPrev); err != nil || rc.held != nil {
+		return err
+	}
+	if res = r.fetcher.Fill(res); res.Err != nil {
+		r.fail(res.Export, res.Err)
+		return nil
+	}
+	for _, m := range res.Tree.Repairs {
+		r.c.Log.Warn("repaired a value the API left open", "tree", res.Export.Dir(), "repair", m)
+	}
+	res.Tree = visible(res.Tree, r.c.Filter.IncludeUnpublished)
+	written, err = r.writeTree(ctx, res, r.gate)
+	return err
+}
+
+// writeTree writes one tree (published nodes only unless the run includes
+// the others) in every format but the website, and its changes.json, then
+// keeps it for the website. A tree a format refuses fails its export
+// alone (written false, no error); an error stops the run. With gate, the
+// rendering waits for a processor.
+func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gate) (written bool, err error) {
+	t := res.Tree
+	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
+	entry.State = output.StateOK
+	if gate != nil {
+		gate.Acquire()
+	}
+	rc := r.rec(res.Export)
+	err = r.formats.write(ctx, r.w, t, &entry)
+	if err == nil {
+		err = r.changes.record(r.w, t, &entry, rc.prev, rc.hasPrev)
+	}
+	if gate != nil {
+		gate.Release()
+	}
+	var refused *RenderError
+	if errors.As(err, &refused) {
+		r.fail(refused.Export, refused)
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	entry.RenderKey = r.reuse.keys[res.Export.CurriculumID]
+	if err := r.web.keep(res, &entry); err != nil {
+		return false, err
+	}
+	rc.entry, rc.hasEntry = entry, true
+	r.sum.Written++
+	return true, nil
+}
+
+// write ends the fetching: the exports never fetched fail (they keep their
+// previous version), and the trees held back as unchanged are carried
+// over when their whole curriculum is unchanged and intact, else written
+// now.
+func (r *run) write(ctx context.Context) error {
+	for _, e := range r.exports {
+		if !r.rec(e).arrived {
+			r.sum.NotFetched++
+			r.fail(e, fetch.ErrBudget)
 		}
 	}
-	// Trees held back as unchanged: carried over when their whole
-	// curriculum is unchanged, else rendered now.
-	same := unchanged.unchanged(plan)
-	if err := checkIntact(w, exports, unchanged, same); err != nil {
-		return nil, err
+	held := func(e model.Export) bool { return r.rec(e).held != nil }
+	same := unchanged(r.planned, held)
+	if err := checkIntact(r.w, r.exports, held, same); err != nil {
+		return err
 	}
-	for _, e := range exports {
-		p, ok := unchanged.pending[e.Key()]
-		if !ok {
+	for _, e := range r.exports {
+		p := r.rec(e).held
+		if p == nil {
 			continue
 		}
 		if same[e.CurriculumID] {
-			for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
-				if _, err := w.CarryOver(dir); err != nil {
-					return nil, err
-				}
+			if err := r.carryOver(e, p); err != nil {
+				return err
 			}
-			if site != nil { // the other pages need its outline
-				r, err := unchanged.load(p)
-				if err != nil {
-					return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
-				}
-				if err := site.reuse(r); err != nil {
-					return nil, err
-				}
-			}
-			entries[e.Key()] = unchanged.prev[e.Key()]
-			sum.Reused++
 			continue
 		}
-		r, err := unchanged.load(p)
+		res, err := r.reuse.load(*p)
 		if err != nil {
-			return nil, fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
+			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
-		entry, err := writeExport(ctx, w, &c, formats, changed, r.Tree)
-		if fl, ok := refusedTree(err); ok {
-			sum.Failures = append(sum.Failures, fl)
-			continue
+		if _, err := r.writeTree(ctx, res, nil); err != nil {
+			return err
 		}
-		if err != nil {
-			return nil, err
-		}
-		entry.RenderKey = unchanged.keys[e.CurriculumID]
-		if err := site.keep(r, &entry); err != nil {
-			return nil, err
-		}
-		entries[e.Key()] = entry
-		sum.Written++
 	}
-	exported := map[string]bool{}
-	for k := range entries {
-		exported[k] = true
-	}
-	for i := range sum.Failures {
-		fl := &sum.Failures[i]
-		kept, err := w.CarryOver("bundles/" + fl.Export.Dir())
-		if err != nil {
-			return nil, err
+	return nil
+}
+
+// carryOver keeps the files of an unchanged export from the previous
+// output, and its manifest entry.
+func (r *run) carryOver(e model.Export, p *pendingTree) error {
+	for _, dir := range layout.Trees(e) {
+		if _, err := r.w.CarryOver(dir); err != nil {
+			return err
 		}
-		if c.has("html") || c.has("handbook") || c.has("pdf") {
-			pages, err := w.CarryOver(fl.Export.Dir())
-			if err != nil {
-				return nil, err
+	}
+	if r.web != nil { // the other pages need its outline
+		res, err := r.reuse.load(*p)
+		if err != nil {
+			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
+		}
+		if err := r.web.reuse(res); err != nil {
+			return err
+		}
+	}
+	r.setEntry(e, r.rec(e).prev)
+	r.sum.Reused++
+	return nil
+}
+
+// settle carries over the previous files of every export that failed,
+// and of the curricula the token could not read, and waits for the PDFs:
+// one that did not print in time fails its export alone.
+func (r *run) settle(context.Context) error {
+	for k, rc := range r.records {
+		rc.pages = rc.hasEntry
+		r.records[k] = rc
+	}
+	pages := r.c.has("html") || r.c.has("handbook") || r.c.has("pdf")
+	for i := range r.sum.Failures {
+		fl := &r.sum.Failures[i]
+		kept, err := r.w.CarryOver(layout.BundleDir(fl.Export))
+		if err != nil {
+			return err
+		}
+		if pages {
+			if r.rec(fl.Export).pages, err = r.w.CarryOver(fl.Export.Dir()); err != nil {
+				return err
 			}
-			exported[fl.Export.Key()] = pages
 		}
 		fl.Kept = kept
-		entries[fl.Export.Key()] = failedEntry(prev, fl.Export, kept, fl.Err)
+		r.setEntry(fl.Export, failedEntry(r.prev, fl.Export, kept, fl.Err))
 	}
 	// Curricula the token could not read (403) keep their previous files.
-	if err := keepUnreadable(w, plan, prev, sum, entries, &exports); err != nil {
-		return nil, err
+	unreadable, err := keepUnreadable(r.w, r.planned, r.prev)
+	if err != nil {
+		return err
 	}
-	if err := formats.wait(); err != nil {
-		return nil, err
+	for _, u := range unreadable {
+		r.sum.Planned++
+		r.sum.Failures = append(r.sum.Failures, u.failure)
+		r.setEntry(u.failure.Export, u.entry)
+		r.exports = append(r.exports, u.failure.Export)
 	}
-	if err := formats.keepLatePDFs(w, entries, sum); err != nil {
-		return nil, err
+	late, err := r.formats.wait()
+	if err != nil {
+		return err
 	}
-	if err := site.stop(); err != nil {
-		return nil, err
+	for _, l := range late {
+		if err := r.keepLatePDF(l.Export, l.Err); err != nil {
+			return err
+		}
 	}
-	if err := site.render(ctx, w, plan, exports, exported); err != nil {
-		return nil, err
-	}
-	m := &output.Manifest{Generator: c.Generator}
-	for _, e := range exports {
-		m.Exports = append(m.Exports, entries[e.Key()])
-	}
-	if err := w.Commit(m); err != nil {
-		return nil, err
-	}
-	committed = true
-	if err := fr.commit(); err != nil {
-		return nil, err
-	}
-	if err := changed.prune(m); err != nil {
-		return nil, err
-	}
-	sum.Files = w.Listed()
-	sum.FilesWritten, sum.FilesUnchanged = w.Counts()
-	sum.PDFsPrinted, sum.PDFsReused = int(formats.printed.Load()), int(formats.reused.Load())
-	sum.Stats = s.stats.Snapshot()
-	sum.Duration = time.Since(start)
-	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key(), b.Export.Key()) })
-	return sum, nil
+	return nil
 }
 
-// writeExport renders one tree in every selected format but the website,
-// and its changes.json.
-func writeExport(ctx context.Context, w *output.Writer, c *Config, f *treeFormats, log *changeLog, t *model.Tree) (output.ManifestExport, error) {
-	if !c.Filter.IncludeUnpublished {
-		t = t.PublishedOnly()
+// keepLatePDF makes an export whose handbook did not print within
+// Config.PDFTimeout a failure of the run (exit 3): its previous PDF, if
+// any, is carried over, and its manifest entry says kept (or missing,
+// with no PDF) with the error; its other formats are this run's.
+func (r *run) keepLatePDF(e model.Export, lateErr error) error {
+	rc := r.rec(e)
+	kept, err := r.w.CarryOver(rc.entry.PDF)
+	if err != nil {
+		return err
 	}
-	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
-	entry.State = output.StateOK
-	if err := f.write(ctx, w, t, &entry); err != nil {
-		return entry, err
+	rc.entry.State, rc.entry.Error = output.StateKept, lateErr.Error()
+	if !kept {
+		rc.entry.State, rc.entry.PDF = output.StateMissing, ""
 	}
-	return entry, log.record(w, t, &entry)
+	r.sum.Failures = append(r.sum.Failures, Failure{Export: e, Err: lateErr, Kept: kept})
+	return nil
 }
 
-// refusedTree returns the failure of an export whose tree a format
-// refused (a *RenderError from writeExport), which fails that export
-// alone.
-func refusedTree(err error) (Failure, bool) {
-	var re *RenderError
-	if !errors.As(err, &re) {
-		return Failure{}, false
+// site ends the website's early rendering and writes the pages not yet
+// written, then the site-wide pages.
+func (r *run) site(ctx context.Context) error {
+	if err := r.web.stop(); err != nil {
+		return err
 	}
-	return Failure{Export: re.Export, Err: re}, true
+	pages := map[model.Key]bool{}
+	for k, rc := range r.records {
+		if rc.pages {
+			pages[k] = true
+		}
+	}
+	return r.web.render(ctx, r.w, r.planned, r.exports, pages)
+}
+
+// commit writes the manifest and swaps the new output in, then keeps the
+// state of this run (freshness records, snapshots of the trees) and sums
+// up.
+func (r *run) commit(context.Context) error {
+	m := &output.Manifest{Generator: r.c.Generator}
+	for _, e := range r.exports {
+		m.Exports = append(m.Exports, r.rec(e).entry)
+	}
+	if err := r.w.Commit(m); err != nil {
+		return err
+	}
+	r.committed = true
+	if err := r.fr.commit(); err != nil {
+		return err
+	}
+	if err := r.changes.prune(m); err != nil {
+		return err
+	}
+	sum := r.sum
+	sum.Files = r.w.Listed()
+	sum.FilesWritten, sum.FilesUnchanged = r.w.Counts()
+	sum.PDFsPrinted, sum.PDFsReused = r.formats.printed()
+	sum.Stats = r.s.stats.Snapshot()
+	sum.Duration = time.Since(r.start)
+	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key().String(), b.Export.Key().String()) })
+	return nil
+}
+
+// visible is a tree as the formats see it: published nodes only, unless
+// the run includes the others. Every tree goes through it once, as it
+// arrives (from the fetcher, or read back from the cache or spool).
+func visible(t *model.Tree, includeUnpublished bool) *model.Tree {
+	if includeUnpublished {
+		return t
+	}
+	return t.PublishedOnly()
 }
 
 func manifestEntry(e model.Export, chain []string, etag string, nodes int) output.ManifestExport {
@@ -657,23 +584,7 @@ func failedEntry(prev *output.Manifest, e model.Export, kept bool, err error) ou
 	return entry
 }
 
-// WhoAmI verifies the token and returns the user it belongs to.
-func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
-	if err := c.check(); err != nil {
-		return nil, err
-	}
-	s, err := newSession(&c)
-	if err != nil {
-		return nil, err
-	}
-	var u *api.User
-	err = s.retry.Do(ctx, func(ctx context.Context) error {
-		var err error
-		u, _, err = s.client.Me(ctx)
-		return err
-	})
-	if errors.Is(err, api.ErrUnauthorized) {
-		return nil, fmt.Errorf("the API rejected the token (401): check %s or --token-file: %w", api.EnvToken, err)
-	}
-	return u, err
+// entryKey is the key of the export a manifest entry describes.
+func entryKey(e output.ManifestExport) model.Key {
+	return model.Key{CurriculumID: e.CurriculumID, Variant: e.Variant, Locale: e.Locale}
 }

@@ -1,18 +1,43 @@
 package exporter
 
 import (
+	"log/slog"
+	"slices"
+
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/html"
 )
+
+// siteOptions are the settings of the website.
+type siteOptions struct {
+	// formats are the formats selected: the pages link to the others.
+	formats            []string
+	siteURL, generator string
+	themeDir           string
+	includeUnpublished bool
+	log                *slog.Logger
+}
+
+// siteOptions are c's settings of the website; nil without it.
+func (c *Config) siteOptions() *siteOptions {
+	if !c.has("html") {
+		return nil
+	}
+	return &siteOptions{formats: c.Formats, siteURL: c.SiteURL, generator: c.Generator, themeDir: c.ThemeDir,
+		includeUnpublished: c.Filter.IncludeUnpublished, log: c.Log}
+}
+
+func (o *siteOptions) has(format string) bool { return slices.Contains(o.formats, format) }
 
 // buildSite describes the whole site from the plan: curricula, their
 // variants and locales, and which pairs have pages (written now, or kept
 // from the previous run).
-func buildSite(c *Config, plan *fetch.Plan, exported map[string]bool) *html.Site {
+func buildSite(o *siteOptions, plan *fetch.Plan, exported map[model.Key]bool) *html.Site {
 	site := &html.Site{
-		URL: c.SiteURL, Generator: c.Generator,
-		JSONBundles: c.has("json"), MarkdownBundles: c.has("markdown"),
-		Handbooks: c.has("handbook"), PDFs: c.has("pdf"),
+		URL: o.siteURL, Generator: o.generator,
+		JSONBundles: o.has("json"), MarkdownBundles: o.has("markdown"),
+		Handbooks: o.has("handbook"), PDFs: o.has("pdf"),
 	}
 	for _, cp := range plan.Curricula {
 		// Names are shown as one-line texts (fetch.PlainText: no control

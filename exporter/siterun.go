@@ -3,16 +3,17 @@ package exporter
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/internal/cpugate"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render/html"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // siteRun renders the website in two phases. While trees arrive it keeps
@@ -24,7 +25,7 @@ import (
 // are written; trees carried over unchanged keep none (their curriculum
 // is unchanged as a whole, no page is rendered against them).
 type siteRun struct {
-	c        *Config
+	o        *siteOptions
 	renderer *html.Renderer
 	bodies   *bodies
 	// changes holds the histories of the trees rendered this run.
@@ -32,15 +33,15 @@ type siteRun struct {
 
 	mu       sync.Mutex
 	outlines outlines
-	kept     map[string]bodyRef // by export key
-	reused   map[string]bool    // export keys whose pages were carried over
+	kept     map[model.Key]bodyRef
+	reused   map[model.Key]bool // exports whose pages were carried over
 
 	// Early rendering: a curriculum whose trees are all in and all written
 	// this run is rendered at once, by one goroutine, while the other
 	// curricula are still being fetched (see start).
-	left    map[string]int  // trees not in yet, by curriculum id
-	spoiled map[string]bool // a tree failed or was held back
-	early   map[string]bool // export keys whose pages are written
+	left    map[string]int     // trees not in yet, by curriculum id
+	spoiled map[string]bool    // a tree failed or was held back
+	early   map[model.Key]bool // exports whose pages are written
 	plan    *fetch.Plan
 	// warm is the decoded tree that completed its curriculum, kept for
 	// renderCurriculum so that the tree rendered next is not read back
@@ -51,27 +52,28 @@ type siteRun struct {
 	cancel context.CancelFunc
 }
 
-func newSiteRun(c *Config, b *bodies, gate *cpugate.Gate) (*siteRun, error) {
-	if !slices.Contains(c.Formats, "html") {
+// newSiteRun prepares the website; nil when o is (no website).
+func newSiteRun(o *siteOptions, b *bodies, gate *cpugate.Gate) (*siteRun, error) {
+	if o == nil {
 		return nil, nil
 	}
-	r, err := html.New(html.Options{ThemeDir: c.ThemeDir, IncludeUnpublished: c.Filter.IncludeUnpublished, NoSitemap: c.SiteURL == "", Gate: gate})
+	r, err := html.New(html.Options{ThemeDir: o.themeDir, IncludeUnpublished: o.includeUnpublished, NoSitemap: o.siteURL == "", Gate: gate})
 	if err != nil {
-		return nil, &ConfigError{fmt.Errorf("--theme: %w", err)}
+		return nil, &ConfigError{setting.Errorf(setting.Theme, "%w", err)}
 	}
-	return &siteRun{c: c, renderer: r, bodies: b, outlines: outlines{}, kept: map[string]bodyRef{}, reused: map[string]bool{}}, nil
+	return &siteRun{o: o, renderer: r, bodies: b, outlines: outlines{}, kept: map[model.Key]bodyRef{}, reused: map[model.Key]bool{}}, nil
 }
 
 // warmTree is a tree kept decoded by export key (see siteRun.warm).
 type warmTree struct {
-	key string
+	key model.Key
 	t   *model.Tree
 }
 
 // take returns the kept tree of export key k, published nodes only
 // unless the run includes the others, and forgets it; nil when the slot
 // holds another tree.
-func (s *siteRun) take(k string) *model.Tree {
+func (s *siteRun) take(k model.Key) *model.Tree {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.warm.key != k || s.warm.t == nil {
@@ -88,14 +90,8 @@ func (s *siteRun) tree(ref bodyRef) (*model.Tree, error) {
 	if t := s.take(ref.export.Key()); t != nil {
 		return t, nil
 	}
-	t, _, err := s.bodies.load(ref)
-	if err != nil {
-		return nil, err
-	}
-	if !s.c.Filter.IncludeUnpublished {
-		t = t.PublishedOnly()
-	}
-	return t, nil
+	t, _, err := s.bodies.load(ref) // published nodes only, unless included
+	return t, err
 }
 
 // start makes curricula render as soon as each is complete (arrived);
@@ -108,7 +104,7 @@ func (s *siteRun) start(ctx context.Context, w *output.Writer, plan *fetch.Plan)
 	if s == nil {
 		return
 	}
-	s.left, s.spoiled, s.early = map[string]int{}, map[string]bool{}, map[string]bool{}
+	s.left, s.spoiled, s.early = map[string]int{}, map[string]bool{}, map[model.Key]bool{}
 	for _, cp := range plan.Curricula {
 		s.left[cp.Curriculum.ID] = len(cp.Exports)
 	}
@@ -173,11 +169,11 @@ func (s *siteRun) renderSafely(w *output.Writer, plan *fetch.Plan, cp *fetch.Cur
 
 // renderCurriculum writes the pages of every tree of cp.
 func (s *siteRun) renderCurriculum(w *output.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) error {
-	exported := map[string]bool{}
+	exported := map[model.Key]bool{}
 	for _, e := range cp.Exports {
 		exported[e.Key()] = true
 	}
-	site := buildSite(s.c, plan, exported)
+	site := buildSite(s.o, plan, exported)
 	s.mu.Lock()
 	own := outlines{}
 	for _, e := range cp.Exports {
@@ -194,11 +190,11 @@ func (s *siteRun) renderCurriculum(w *output.Writer, plan *fetch.Plan, cp *fetch
 		if err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
-		s.c.Log.Debug("website: rendering", "export", e.Dir())
+		s.o.log.Debug("website: rendering", "export", e.Dir())
 		if err := s.renderer.RenderTree(w, site, t, own); err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
-		s.c.Log.Debug("website: rendered", "export", e.Dir())
+		s.o.log.Debug("website: rendered", "export", e.Dir())
 		s.mu.Lock()
 		s.early[e.Key()] = true
 		s.mu.Unlock()
@@ -224,15 +220,13 @@ func (s *siteRun) withChanges(site *html.Site, exports []model.Export) {
 	}
 }
 
-// keep records a fetched tree for the second phase.
+// keep records a fetched tree (r.Tree as the formats see it) for the
+// second phase.
 func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	if s == nil {
 		return nil
 	}
 	t := r.Tree
-	if !s.c.Filter.IncludeUnpublished {
-		t = t.PublishedOnly()
-	}
 	ref, err := s.bodies.put(r)
 	if err != nil {
 		return fmt.Errorf("website: %w", err)
@@ -240,7 +234,7 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.kept[r.Export.Key()] = ref
-	s.outlines[r.Export.Dir()] = html.OutlineOf(t, s.c.Filter.IncludeUnpublished)
+	s.outlines[r.Export.Dir()] = html.OutlineOf(t, s.o.includeUnpublished)
 	// The tree that completes a curriculum none of whose trees failed is
 	// rendered next (arrived queues it): keep it decoded if the slot is
 	// free.
@@ -248,9 +242,9 @@ func (s *siteRun) keep(r fetch.Result, entry *output.ManifestExport) error {
 	if s.queue != nil && s.left[id] == 1 && !s.spoiled[id] && s.warm.t == nil {
 		s.warm = warmTree{key: r.Export.Key(), t: t}
 	}
-	entry.HTML = r.Export.Dir() + "/index.html"
+	entry.HTML = layout.ExportIndex(r.Export)
 	if s.changes != nil {
-		entry.Feed = r.Export.Dir() + "/feed.xml"
+		entry.Feed = layout.Feed(r.Export)
 	}
 	return nil
 }
@@ -275,11 +269,11 @@ func (s *siteRun) reuse(r fetch.Result) error {
 }
 
 // render writes every spooled tree's pages, then the site-wide pages.
-func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan, exports []model.Export, exported map[string]bool) error {
+func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan, exports []model.Export, exported map[model.Key]bool) error {
 	if s == nil {
 		return nil
 	}
-	site := buildSite(s.c, plan, exported)
+	site := buildSite(s.o, plan, exported)
 	s.withChanges(site, exports)
 	for _, e := range exports {
 		if err := ctx.Err(); err != nil {
@@ -297,11 +291,11 @@ func (s *siteRun) render(ctx context.Context, w *output.Writer, plan *fetch.Plan
 			s.renderer.Reuse(t)
 			continue
 		}
-		s.c.Log.Debug("website: rendering", "export", e.Dir())
+		s.o.log.Debug("website: rendering", "export", e.Dir())
 		if err := s.renderer.RenderTree(w, site, t, s.outlines); err != nil {
 			return fmt.Errorf("website: %s: %w", e.Dir(), err)
 		}
-		s.c.Log.Debug("website: rendered", "export", e.Dir())
+		s.o.log.Debug("website: rendered", "export", e.Dir())
 	}
 	if err := s.renderer.RenderSite(w, site); err != nil {
 		return fmt.Errorf("website: %w", err)

@@ -28,19 +28,19 @@ func TestWarmTree(t *testing.T) {
 	tests := []struct {
 		name     string
 		order    []model.Export
-		failed   map[string]bool // export keys that arrive failed
-		wantWarm string          // export key kept warm after the arrivals, "" for none
+		failed   map[model.Key]bool // exports that arrive failed
+		wantWarm model.Key          // export kept warm after the arrivals, zero for none
 	}{
 		{name: "last tree of a curriculum", order: []model.Export{a1, a2}, wantWarm: a2.Key()},
 		{name: "not the last tree", order: []model.Export{a1}},
 		{name: "slot already taken", order: []model.Export{b1, a1, a2}, wantWarm: b1.Key()},
-		{name: "a tree of the curriculum failed", order: []model.Export{a1, a2}, failed: map[string]bool{a1.Key(): true}},
+		{name: "a tree of the curriculum failed", order: []model.Export{a1, a2}, failed: map[model.Key]bool{a1.Key(): true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &siteRun{c: &Config{}, bodies: &bodies{}, outlines: outlines{}, kept: map[string]bodyRef{}, reused: map[string]bool{}}
+			s := &siteRun{o: &siteOptions{}, bodies: &bodies{}, outlines: outlines{}, kept: map[model.Key]bodyRef{}, reused: map[model.Key]bool{}}
 			// As start does, without its rendering goroutine.
-			s.left, s.spoiled, s.early = map[string]int{"a": 2, "b": 1}, map[string]bool{}, map[string]bool{}
+			s.left, s.spoiled, s.early = map[string]int{"a": 2, "b": 1}, map[string]bool{}, map[model.Key]bool{}
 			s.plan, s.queue = plan, make(chan *fetch.CurriculumPlan, 2)
 			for _, e := range tc.order {
 				if tc.failed[e.Key()] {
@@ -48,7 +48,8 @@ func TestWarmTree(t *testing.T) {
 					continue
 				}
 				var entry output.ManifestExport
-				r := fetch.Result{Export: e, Tree: tree(e), NotModified: true}
+				// As the run hands trees over: published nodes only.
+				r := fetch.Result{Export: e, Tree: visible(tree(e), false), NotModified: true}
 				if err := s.keep(r, &entry); err != nil {
 					t.Fatal(err)
 				}
@@ -57,7 +58,7 @@ func TestWarmTree(t *testing.T) {
 			if s.warm.key != tc.wantWarm {
 				t.Fatalf("warm tree %q, want %q", s.warm.key, tc.wantWarm)
 			}
-			if tc.wantWarm == "" {
+			if tc.wantWarm == (model.Key{}) {
 				return
 			}
 			// bodies has no client: reading a body back would panic, so a

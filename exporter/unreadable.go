@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 )
@@ -16,9 +17,10 @@ import (
 // export is one failure, marked missing, whose folder is "<slug>/*/*": its
 // variants and locales are unknown.
 //
-// It runs after Run's own failures are carried over, and adds to sum,
-// entries and exports.
-func keepUnreadable(w *output.Writer, plan *fetch.Plan, prev *output.Manifest, sum *Summary, entries map[string]output.ManifestExport, exports *[]model.Export) error {
+// It runs after the run's own failures are carried over, and returns the
+// failures, each with its manifest entry, for the run to add.
+func keepUnreadable(w *output.Writer, plan *fetch.Plan, prev *output.Manifest) ([]unreadable, error) {
+	var out []unreadable
 	for _, u := range plan.Unreadable {
 		var found []model.Export
 		if prev != nil {
@@ -41,42 +43,42 @@ func keepUnreadable(w *output.Writer, plan *fetch.Plan, prev *output.Manifest, s
 		if len(found) == 0 {
 			e := model.Export{CurriculumID: u.Curriculum.ID, CurriculumName: u.Curriculum.Name,
 				CurriculumSlug: u.Slug, VariantSlug: "*", LocaleSlug: "*"}
-			sum.Planned++
-			sum.Failures = append(sum.Failures, Failure{Export: e, Err: u.Err})
-			entries[e.Key()] = failedEntry(prev, e, false, u.Err)
-			*exports = append(*exports, e)
+			out = append(out, unreadable{Failure{Export: e, Err: u.Err}, failedEntry(prev, e, false, u.Err)})
 			continue
 		}
 		landings := map[string]bool{}
 		for _, e := range found {
 			kept := false
-			for _, dir := range []string{"bundles/" + e.Dir(), e.Dir()} {
+			for _, dir := range layout.Trees(e) {
 				k, err := w.CarryOver(dir)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				kept = kept || k
 			}
-			if l := e.CurriculumSlug + "/index.html"; !landings[l] {
+			if l := layout.CurriculumIndex(e.CurriculumSlug); !landings[l] {
 				landings[l] = true
 				if _, err := w.CarryOver(l); err != nil {
-					return err
+					return nil, err
 				}
 			}
-			sum.Planned++
-			sum.Failures = append(sum.Failures, Failure{Export: e, Err: u.Err, Kept: kept})
-			entries[e.Key()] = failedEntry(prev, e, kept, u.Err)
-			*exports = append(*exports, e)
+			out = append(out, unreadable{Failure{Export: e, Err: u.Err, Kept: kept}, failedEntry(prev, e, kept, u.Err)})
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// unreadable is an export of a curriculum the token could not read.
+type unreadable struct {
+	failure Failure
+	entry   output.ManifestExport
 }
 
 // previousDir returns the folder (curriculum/variant/locale) of an export
 // of the previous manifest, from the paths it lists.
 func previousDir(p output.ManifestExport) string {
 	for _, f := range []string{p.JSON, p.Markdown, p.HTML, p.Handbook, p.PDF} {
-		f = strings.TrimPrefix(f, "bundles/")
+		f = strings.TrimPrefix(f, layout.BundlesRoot+"/")
 		if segs := strings.SplitN(f, "/", 4); len(segs) == 4 {
 			return strings.Join(segs[:3], "/")
 		}

@@ -79,9 +79,13 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 	} else {
 		fmt.Fprintln(g.stdout, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
 	}
+	date, err := sourceDateEpoch()
+	if err != nil {
+		return usageErr(err)
+	}
 	sum, err := exporter.Run(ctx, exporter.Config{
 		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache, Formats: formats,
-		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log,
+		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log, SourceDate: date,
 		Progress: &exporter.Lines{W: g.stderr, Every: 10 * time.Second},
 	})
 	if err != nil {

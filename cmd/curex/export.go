@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -192,6 +193,9 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return usageErr(fmt.Errorf("--pdf-timeout %s: want a positive duration, such as 2m", f.pdfTimeout))
 	}
 	c.PDFTimeout = f.pdfTimeout
+	if c.SourceDate, err = sourceDateEpoch(); err != nil {
+		return usageErr(err)
+	}
 	switch f.mdLayout {
 	case "default":
 	case "hugo":
@@ -211,6 +215,20 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))
 	}
 	return nil
+}
+
+// sourceDateEpoch reads SOURCE_DATE_EPOCH, the reproducible-builds
+// convention for "the date of this content"; zero when unset.
+func sourceDateEpoch() (time.Time, error) {
+	v, ok := os.LookupEnv("SOURCE_DATE_EPOCH")
+	if !ok || v == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q: want seconds since 1970 as a whole number", v)
+	}
+	return time.Unix(n, 0).UTC(), nil
 }
 
 // registerOutput adds the flags outputConfig reads.
@@ -256,7 +274,9 @@ func (f *exportFlags) publishTo(ctx context.Context, g *globals, target, dir str
 	return publishFolder(ctx, g, dir, target, &f.pub, keep...)
 }
 
-// runError maps an error of exporter.Run or Build to its exit code.
+// runError maps an error of exporter.Run or Build to its exit code: a
+// configuration error is a usage error (exit 2). main shows a setting it
+// names as the user gave it (globals.describe).
 func runError(err error) error {
 	var ce *exporter.ConfigError
 	if errors.As(err, &ce) {

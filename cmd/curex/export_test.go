@@ -136,3 +136,34 @@ func TestExportPlanWhoami(t *testing.T) {
 		t.Fatalf("whoami exit %d: %q %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestSourceDateEpoch: the command line reads SOURCE_DATE_EPOCH (the
+// library takes it as Config.SourceDate); a value that is no whole number
+// of seconds is a usage error naming it, before any request.
+func TestSourceDateEpoch(t *testing.T) {
+	tests := []struct {
+		value string
+		code  int
+	}{
+		{"yesterday", exitUsage},
+		{"-1", exitUsage},
+		{"1700000000", exitOK},
+	}
+	url := sandboxURL(t)
+	for _, tc := range tests {
+		t.Run(tc.value, func(t *testing.T) {
+			t.Setenv("SOURCE_DATE_EPOCH", tc.value)
+			t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+			var stdout, stderr bytes.Buffer
+			args := []string{"export", "--base-url", url, "--output", filepath.Join(t.TempDir(), "out"), "--formats", "json",
+				"--progress", "none", "--curriculum", "101", "--variants", "base", "--locales", "en"}
+			code := run(context.Background(), args, &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr.String())
+			}
+			if tc.code == exitUsage && !strings.Contains(stderr.String(), `SOURCE_DATE_EPOCH "`+tc.value+`"`) {
+				t.Errorf("stderr %q does not name SOURCE_DATE_EPOCH", stderr.String())
+			}
+		})
+	}
+}

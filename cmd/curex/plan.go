@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -50,11 +49,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
 	r, err := exporter.Plan(ctx, c)
 	if err != nil {
-		var ce *exporter.ConfigError
-		if errors.As(err, &ce) {
-			return usageErr(err)
-		}
-		return err
+		return runError(err)
 	}
 	p := r.Plan
 	w := tabwriter.NewWriter(g.stdout, 2, 4, 2, ' ', 0)

@@ -191,7 +191,7 @@ func TestStore(t *testing.T) {
 	if s, ok := st.Get(a, "1"); !ok || s.ETag != "1" {
 		t.Fatal("a/1 missing")
 	}
-	if err := st.Prune(map[string]string{a.Key(): "2"}); err != nil {
+	if err := st.Prune(map[model.Key]string{a.Key(): "2"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := st.Get(a, "1"); ok {

@@ -30,8 +30,8 @@ func OpenStore(dir string) (*Store, error) {
 	return &Store{dir: dir}, nil
 }
 
-func (s *Store) name(key, etag string) string {
-	k := sha256.Sum256([]byte(key))
+func (s *Store) name(key model.Key, etag string) string {
+	k := sha256.Sum256([]byte(key.String()))
 	t := sha256.Sum256([]byte(etag))
 	return filepath.Join(s.dir, hex.EncodeToString(k[:10])+"-"+hex.EncodeToString(t[:10])+".json")
 }
@@ -68,7 +68,7 @@ func (s *Store) Put(e model.Export, snap Snapshot) error {
 // Prune removes every snapshot but those of the given trees (by
 // model.Export.Key) and ETags, the exports of the output just committed,
 // and leftover temporary files.
-func (s *Store) Prune(keep map[string]string) error {
+func (s *Store) Prune(keep map[model.Key]string) error {
 	want := map[string]bool{}
 	for key, etag := range keep {
 		want[filepath.Base(s.name(key, etag))] = true

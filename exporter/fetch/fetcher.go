@@ -51,10 +51,10 @@ type Fetcher struct {
 	Concurrency int
 	// Skip holds the keys (model.Export.Key) of trees to serve from the
 	// client's cache with no request.
-	Skip map[string]bool
+	Skip map[model.Key]bool
 	// Fallback holds the keys of trees to serve from the cache when the
 	// request budget runs out before their turn.
-	Fallback map[string]bool
+	Fallback map[model.Key]bool
 	// MaxNodes is the most nodes a tree may hold (0: DefaultMaxTreeNodes);
 	// a larger tree fails alone, with a *TreeTooLargeError, not retried.
 	MaxNodes int
@@ -160,7 +160,7 @@ var ErrFatal = errors.New("run stopped")
 func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(Result) error) error {
 	var (
 		mu        sync.Mutex
-		delivered = map[string]bool{}
+		delivered = map[model.Key]bool{}
 		budget    error // the budget ran out: requests stop, the cache goes on
 	)
 	// A fatal answer (401), or an error of each, cancels base: the

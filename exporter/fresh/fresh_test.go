@@ -232,7 +232,7 @@ func TestDecideWithoutState(t *testing.T) {
 func TestRollingCoversTheWindow(t *testing.T) {
 	const n = 1000
 	st, trees := night(t, n)
-	seen := map[string]bool{}
+	seen := map[model.Key]bool{}
 	now := t0
 	for range 7 {
 		now = now.Add(24 * time.Hour)

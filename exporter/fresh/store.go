@@ -175,7 +175,7 @@ func (s *Store) Problems() []string { return slices.Clone(s.problems) }
 func (s *Store) Get(e model.Export) (Record, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.trees[e.Key()]
+	r, ok := s.trees[e.Key().String()]
 	return r, ok
 }
 

@@ -38,9 +38,21 @@ type Export struct {
 	CurriculumSlug, VariantSlug, LocaleSlug string
 }
 
+// Key identifies an export uniquely within a run: its base curriculum,
+// variant and locale. It is comparable, for maps keyed by export.
+type Key struct {
+	CurriculumID, Variant, Locale string
+}
+
+// String is the key as one string, for names derived from it (file names
+// in the state folder): the three parts joined by NUL bytes.
+func (k Key) String() string {
+	return k.CurriculumID + "\x00" + k.Variant + "\x00" + k.Locale
+}
+
 // Key identifies the export uniquely within a run.
-func (e Export) Key() string {
-	return e.CurriculumID + "\x00" + e.Variant + "\x00" + e.Locale
+func (e Export) Key() Key {
+	return Key{CurriculumID: e.CurriculumID, Variant: e.Variant, Locale: e.Locale}
 }
 
 // APILocale is the locale code to ask the API for: the code as served.

@@ -50,7 +50,7 @@ func Fetch(ctx context.Context, ds *dataset.Dataset, token string, f fetch.Filte
 		return nil, fmt.Errorf("discover: %w", err)
 	}
 	exports := plan.Exports()
-	index := map[string]int{}
+	index := map[model.Key]int{}
 	for i, e := range exports {
 		index[e.Key()] = i
 	}

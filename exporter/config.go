@@ -1,0 +1,139 @@
+package exporter
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// Config is everything a run needs. Zero values take the documented
+// defaults where one exists.
+type Config struct {
+	BaseURL   string
+	Token     string
+	AllowHTTP bool
+	// Output is the output folder.
+	Output  string
+	Formats []string
+	// CacheDir holds the ETag cache.
+	CacheDir string
+	Limits   ratelimit.Limits
+	Filter   fetch.Filter
+	// Concurrency is the number of trees fetched at once (default 4).
+	Concurrency int
+	// MaxTreeNodes is the most nodes one tree may hold (0:
+	// fetch.DefaultMaxTreeNodes); a larger tree fails alone.
+	MaxTreeNodes int
+	// MaxRequests stops the run cleanly after that many requests (0: none).
+	MaxRequests int64
+	// Deadline, when not zero, is when the run stops sending requests
+	// (--deadline); trees not fetched by then are treated as by
+	// MaxRequests.
+	Deadline time.Time
+	// Revalidate is how trees whose signals did not change are
+	// revalidated (--revalidate, --revalidate-within); the zero value is
+	// rolling revalidation within fresh.DefaultWindow.
+	Revalidate fresh.Policy
+	// Generator names the program in manifest.json ("curex 0.1.0").
+	Generator string
+	// SiteURL is the site's absolute address (--site-url) for the sitemap
+	// and canonical links; empty means none.
+	SiteURL string
+	// ThemeDir overrides templates and assets of the website (--theme).
+	ThemeDir string
+	// Paper is the handbook's paper size: "a4" (default) or "letter".
+	Paper string
+	// PDFTimeout bounds the printing of one handbook to PDF (default
+	// DefaultPDFTimeout); a handbook that takes longer fails its export
+	// only (its previous PDF kept), instead of holding the run up.
+	PDFTimeout time.Duration
+	// MarkdownHugo writes Markdown bundles in the Hugo content layout
+	// (_index.md section pages) instead of the code-host layout.
+	MarkdownHugo bool
+	Log          *slog.Logger
+	// Progress receives progress events; nil reports nothing.
+	Progress Progress
+	// Transport is the base HTTP transport (tests pass the sandbox's).
+	Transport http.RoundTripper
+	// Fs is the file system output is written to (default: the OS).
+	Fs afero.Fs
+	// SourceDate, when not zero, is the date of the content, shown
+	// instead of the trees' resolved_at (the CLI reads SOURCE_DATE_EPOCH
+	// into it): output then depends on nothing but the content.
+	SourceDate time.Time
+}
+
+// ConfigError is a problem with the configuration; the command line maps
+// it to the usage exit code.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// checkAPI checks what talking to the API needs: an address and a token.
+func (c *Config) checkAPI() error {
+	if c.BaseURL == "" {
+		return &ConfigError{setting.Errorf(setting.BaseURL, "no API base URL")}
+	}
+	if c.Token == "" {
+		return &ConfigError{setting.Errorf(setting.Token, "no API token")}
+	}
+	return nil
+}
+
+// check checks the rest of c and fills in the defaults.
+func (c *Config) check() error {
+	if len(c.Formats) == 0 {
+		c.Formats = DefaultFormats()
+	}
+	if err := Formats().Check(c.Formats); err != nil {
+		return &ConfigError{err}
+	}
+	switch c.Paper {
+	case "":
+		c.Paper = "a4"
+	case "a4", "letter":
+	default:
+		return &ConfigError{setting.Errorf(setting.Paper, "%q: want a4 or letter", c.Paper)}
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
+	if c.PDFTimeout <= 0 {
+		c.PDFTimeout = DefaultPDFTimeout
+	}
+	if c.Limits == nil {
+		c.Limits = ratelimit.Default()
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Generator == "" {
+		c.Generator = "curex" // manifest.json must name curex to be replaced again
+	}
+	if c.Progress == nil {
+		c.Progress = nopProgress{}
+	}
+	if c.Fs == nil {
+		c.Fs = afero.NewOsFs()
+	}
+	if c.Transport == nil {
+		c.Transport = http.DefaultTransport
+	}
+	return nil
+}
+
+// renderOptions are the settings the formats share (see render.Options).
+func (c *Config) renderOptions() render.Options {
+	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Paper: c.Paper,
+		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, IncludeUnpublished: c.Filter.IncludeUnpublished, CacheDir: c.CacheDir,
+		PDFTimeout: c.PDFTimeout, Log: c.Log}
+}

@@ -1,0 +1,68 @@
+package handbook
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/output"
+	rendering "github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// Format is the handbook format: each tree's handbook.html.
+type Format struct {
+	r    *Renderer
+	opts rendering.Options
+}
+
+// NewFormat returns the handbook format's renderer (see render.Format).
+// A theme it cannot read is an error naming setting.Theme.
+func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, error) {
+	r, err := New(Options{ThemeDir: o.ThemeDir, Generator: o.Generator})
+	if err != nil {
+		return nil, setting.Errorf(setting.Theme, "%w", err)
+	}
+	return &Format{r: r, opts: o}, nil
+}
+
+// Name implements rendering.Renderer.
+func (*Format) Name() string { return "handbook" }
+
+// Render implements rendering.Renderer: it writes the tree's handbook.html.
+func (f *Format) Render(_ context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+	data, err := f.r.Render(t.Tree, InfoOf(t, f.opts))
+	if err != nil {
+		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
+	}
+	entry.Handbook = layout.Handbook(t.Export)
+	return w.Write(entry.Handbook, data)
+}
+
+// InfoOf is what the handbook of t shows beyond the tree, for a run with
+// options o: the content's date, the paper, the locale's names and
+// progress (this variant's own translation progress, as on the website),
+// and a link back to the website when it is written.
+func InfoOf(t *rendering.Tree, o rendering.Options) Info {
+	info := Info{ContentDate: t.ResolvedAt, Paper: o.Paper, LocaleNames: map[string]string{}}
+	if !o.Date.IsZero() {
+		info.ContentDate = o.Date
+	}
+	if o.Has("html") {
+		info.SiteHome = layout.Index
+	}
+	if t.Locales == nil {
+		return info
+	}
+	for _, l := range t.Locales {
+		info.LocaleNames[l.Code] = l.Name
+	}
+	if l, ok := t.OwnLocale(); ok {
+		info.LocaleName = l.Name
+		info.TranslationProgress, info.PublishedProgress = l.TranslationProgress, l.PublishedProgress
+	}
+	if p, ok := t.TranslationProgress(); ok {
+		info.TranslationProgress = p
+	}
+	return info
+}

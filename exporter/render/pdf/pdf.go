@@ -1,0 +1,251 @@
+// Package pdf is the pdf format: each tree's handbook printed to PDF by
+// Chromium. It owns the browser (package chrome), the spool folder of
+// the handbook copies Chromium reads, and the cache of printed PDFs
+// (package printcache). Printing runs in the background, a few handbooks
+// at a time, while the run goes on; a handbook that does not print within
+// the timeout fails its export alone (render.Late).
+package pdf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/crash"
+	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/printcache"
+	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/render/handbook"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// DefaultTimeout is the default bound on printing one handbook: a
+// handbook of thousands of pages prints in well under a minute.
+const DefaultTimeout = 2 * time.Minute
+
+// ErrTimeout is the error, wrapped, of a handbook that did not print
+// within the timeout.
+var ErrTimeout = errors.New("printing took too long")
+
+// printers bounds the handbooks Chromium prints at once (a tab each).
+const printers = 2
+
+// printsKeptFor is how long a printed PDF no run used stays in the cache.
+const printsKeptFor = 30 * 24 * time.Hour
+
+// Renderer prints handbooks. It is a render.Deferred: Render prepares the
+// handbook copy Chromium prints (a tree the handbook refuses is refused
+// there), Start prints it in the background, Wait waits for the prints.
+type Renderer struct {
+	handbook *handbook.Renderer
+	opts     render.Options
+	timeout  time.Duration
+	log      *slog.Logger
+	browser  *chrome.Browser
+	spool    string // handbook copies Chromium prints
+	// prints keeps the PDFs printed, by handbook and options (nil
+	// without a cache folder); printed and reused count this run's.
+	prints          *printcache.Store
+	printed, reused atomic.Int64
+	printing        *errgroup.Group
+
+	mu   sync.Mutex
+	jobs map[model.Export]job // prepared by Render, started by Start
+	late []render.Late
+}
+
+// job is a handbook ready to print.
+type job struct {
+	html []byte
+	rel  string
+	o    chrome.PDFOptions
+}
+
+// New starts Chromium at once, so that a machine without one fails before
+// any request is spent (an error naming setting.Formats), and opens the
+// cache of prints under o.CacheDir.
+func New(ctx context.Context, o render.Options) (render.Renderer, error) {
+	hb, err := handbook.New(handbook.Options{ThemeDir: o.ThemeDir, Generator: o.Generator})
+	if err != nil {
+		return nil, setting.Errorf(setting.Theme, "%w", err)
+	}
+	r := &Renderer{handbook: hb, opts: o, timeout: o.PDFTimeout, log: o.Log, printing: &errgroup.Group{}, jobs: map[model.Export]job{}}
+	if r.timeout <= 0 {
+		r.timeout = DefaultTimeout
+	}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	r.printing.SetLimit(printers)
+	if r.spool, err = os.MkdirTemp("", "curex-pdf-"); err != nil {
+		return nil, fmt.Errorf("pdf: %w", err)
+	}
+	if o.CacheDir != "" {
+		if r.prints, err = printcache.Open(layout.Cache(o.CacheDir).Prints(), nil); err != nil {
+			_ = r.Close()
+			return nil, err
+		}
+	}
+	r.browser, err = chrome.Launch(ctx, chrome.Options{Log: r.log})
+	if err != nil {
+		_ = r.Close()
+		if errors.Is(err, chrome.ErrNoBrowser) {
+			return nil, setting.Errorf(setting.Formats, "pdf: %w", err)
+		}
+		return nil, fmt.Errorf("pdf: %w", err)
+	}
+	return r, nil
+}
+
+// Name implements render.Renderer.
+func (*Renderer) Name() string { return "pdf" }
+
+// Render implements render.Renderer: it renders the handbook copy that
+// Chromium prints and names the PDF in entry; Start prints it.
+func (r *Renderer) Render(_ context.Context, _ render.Writer, t *render.Tree, entry *output.ManifestExport) error {
+	info := handbook.InfoOf(t, r.opts)
+	info.PDF, info.SiteHome = true, ""
+	data, err := r.handbook.Render(t.Tree, info)
+	if err != nil {
+		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
+	}
+	entry.PDF = layout.PDF(t.Export)
+	r.mu.Lock()
+	r.jobs[t.Export] = job{html: data, rel: entry.PDF, o: chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}}
+	r.mu.Unlock()
+	return nil
+}
+
+// Start implements render.Deferred: it prints the handbook Render
+// prepared for e and writes the PDF through w.
+func (r *Renderer) Start(ctx context.Context, w render.Writer, e model.Export) {
+	r.mu.Lock()
+	j, ok := r.jobs[e]
+	delete(r.jobs, e)
+	r.mu.Unlock()
+	if !ok {
+		return
+	}
+	dir := e.Dir()
+	r.printing.Go(func() (err error) {
+		defer crash.Recover(&err)
+		pdf, err := r.print(ctx, j.html, j.o)
+		if errors.Is(err, ErrTimeout) {
+			// That export fails, the others go on.
+			r.mu.Lock()
+			r.late = append(r.late, render.Late{Export: e, Err: fmt.Errorf("pdf of %s: %w", dir, err)})
+			r.mu.Unlock()
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("pdf of %s: %w", dir, err)
+		}
+		return w.Write(j.rel, pdf)
+	})
+}
+
+// Wait implements render.Deferred: it waits for the prints and returns the
+// exports whose handbook did not print in time, and the first other
+// error. After a success it removes the printed PDFs no run used for a
+// month.
+func (r *Renderer) Wait() ([]render.Late, error) {
+	if err := r.printing.Wait(); err != nil {
+		return nil, err
+	}
+	if r.prints != nil {
+		n, err := r.prints.Prune(printsKeptFor)
+		if err != nil {
+			r.log.Warn("pruning the printed PDFs", "err", err)
+		} else if n > 0 {
+			r.log.Debug("printed PDFs pruned", "removed", n)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	late := r.late
+	r.late = nil
+	return late, nil
+}
+
+// Counts returns how many handbooks Chromium printed this run, and how
+// many the cache had printed before from the same bytes.
+func (r *Renderer) Counts() (printed, reused int) {
+	return int(r.printed.Load()), int(r.reused.Load())
+}
+
+// Close waits for the prints, closes the browser and removes the spool.
+func (r *Renderer) Close() error {
+	_ = r.printing.Wait()
+	if r.browser != nil {
+		_ = r.browser.Close()
+	}
+	if r.spool != "" {
+		return os.RemoveAll(r.spool)
+	}
+	return nil
+}
+
+// print turns a handbook into PDF: the one printed before from the same
+// bytes with the same options and browser when the cache has it, else
+// Chromium's print of a copy in the spool folder, which the cache then
+// keeps.
+func (r *Renderer) print(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
+	var key string
+	if r.prints != nil {
+		key = printcache.Key(html, o, r.browser.Version())
+		if pdf, ok := r.prints.Get(key); ok {
+			r.reused.Add(1)
+			return pdf, nil
+		}
+	}
+	pctx, cancel := context.WithTimeoutCause(ctx, r.timeout, fmt.Errorf("%w: more than %s", ErrTimeout, r.timeout))
+	defer cancel()
+	pdf, err := r.printFile(pctx, html, o)
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(pctx), ErrTimeout) {
+			return nil, context.Cause(pctx)
+		}
+		return nil, err
+	}
+	r.printed.Add(1)
+	if r.prints != nil {
+		if err := r.prints.Put(key, pdf); err != nil {
+			// The PDF is good; only the next run will print it again.
+			r.log.Warn("keeping the printed PDF", "err", err)
+		}
+	}
+	return pdf, nil
+}
+
+// printFile prints html with Chromium, which reads it from a file.
+func (r *Renderer) printFile(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
+	tmp, err := os.CreateTemp(r.spool, "handbook-*.html")
+	if err != nil {
+		return nil, err
+	}
+	name := tmp.Name()
+	defer os.Remove(name)
+	if _, err := tmp.Write(html); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	return r.browser.PDF(ctx, abs, o)
+}

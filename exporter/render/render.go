@@ -1,0 +1,203 @@
+// Package render is the seam between the run and the formats curex
+// writes. A format is a Renderer: it renders one tree through a Writer and
+// names the files it wrote in the tree's manifest entry. The formats of a
+// build are listed once, in a Registry value the run builds (see
+// exporter.Formats); there is no registration at init time. Adding a
+// format is a package implementing Renderer and one line in that list.
+//
+// A Renderer that goes on with a tree after its files are written (the PDF
+// is printed in the background) also implements Deferred. The website
+// needs every tree of a curriculum before its pages can be written: it is
+// the registry's site format, driven by the run in two phases (see
+// Format.Site).
+package render
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// Writer receives the files of a tree: paths relative to the output root
+// (see package layout), with forward slashes. Write must not keep data.
+type Writer interface {
+	Write(rel string, data []byte) error
+}
+
+// Locale is one of a curriculum's locales as discovery listed it.
+type Locale struct {
+	// Code is the language tag, Name its display name.
+	Code, Name string
+	// TranslationProgress and PublishedProgress are the API's figures for
+	// the base curriculum, in percent.
+	TranslationProgress, PublishedProgress int
+}
+
+// Tree is what a renderer is given: a tree, published nodes only unless
+// the run includes the others, with what discovery knows of its
+// curriculum.
+type Tree struct {
+	*model.Tree
+	// Locales are every locale of the tree's curriculum; nil when
+	// discovery did not list the curriculum.
+	Locales []Locale
+}
+
+// OwnLocale returns the tree's own locale among Locales.
+func (t *Tree) OwnLocale() (Locale, bool) {
+	for _, l := range t.Locales {
+		if l.Code == t.Tree.Locale {
+			return l, true
+		}
+	}
+	return Locale{}, false
+}
+
+// Renderer writes one tree in one format.
+type Renderer interface {
+	// Name is the format's name, as --formats spells it.
+	Name() string
+	// Render renders t through w and sets the paths of the files it
+	// wrote in entry. An error is the tree's: the run fails that export
+	// alone and writes none of its files.
+	Render(ctx context.Context, w Writer, t *Tree, entry *output.ManifestExport) error
+}
+
+// Late is an export a Deferred renderer could not finish: it fails alone.
+type Late struct {
+	Export model.Export
+	Err    error
+}
+
+// Deferred is a Renderer that goes on with a tree after every format's
+// files of it are in the output.
+type Deferred interface {
+	Renderer
+	// Start begins the work Render prepared for the export, writing
+	// through w; it does not wait for it.
+	Start(ctx context.Context, w Writer, e model.Export)
+	// Wait waits for the work started. It returns the exports whose work
+	// failed alone, and an error that fails the run.
+	Wait() ([]Late, error)
+}
+
+// Options are the settings formats share. Each format takes what it needs
+// into its own options.
+type Options struct {
+	// Formats are the formats selected, for the links between them (a
+	// handbook links back to the website, the website to the bundles).
+	Formats []string
+	// Generator names the program ("curex 0.1.0").
+	Generator string
+	// ThemeDir overrides templates and assets.
+	ThemeDir string
+	// SiteURL is the site's absolute address; empty means none.
+	SiteURL string
+	// Paper is the handbook's paper size: "a4" or "letter".
+	Paper string
+	// Date, when not zero, dates the content instead of the trees'
+	// resolved_at (SOURCE_DATE_EPOCH).
+	Date time.Time
+	// MarkdownHugo writes Markdown bundles in the Hugo content layout.
+	MarkdownHugo bool
+	// IncludeUnpublished is set when the trees hold drafts too; without
+	// it the run has removed them (model.Tree.PublishedOnly) before a
+	// renderer sees a tree.
+	IncludeUnpublished bool
+	// CacheDir is the cache folder ("" for none): the PDF keeps its
+	// prints there.
+	CacheDir string
+	// PDFTimeout bounds the printing of one handbook.
+	PDFTimeout time.Duration
+	// Log receives what a format has to say.
+	Log *slog.Logger
+}
+
+// Has reports whether format is selected.
+func (o Options) Has(format string) bool { return slices.Contains(o.Formats, format) }
+
+// Format is one entry of a Registry.
+type Format struct {
+	// Name is the format's name, as --formats spells it.
+	Name string
+	// Default is set for the formats written when none are named.
+	Default bool
+	// New makes the format's Renderer for a run. Nil for the site format.
+	New func(ctx context.Context, o Options) (Renderer, error)
+	// Site is set for the website: its pages need every tree of a
+	// curriculum, so the run renders it in two phases (as trees arrive,
+	// then the site-wide pages) instead of through New.
+	Site bool
+}
+
+// Registry lists the formats a build knows, in the order they render.
+type Registry struct {
+	formats []Format
+}
+
+// NewRegistry returns a registry of formats, which render in that order.
+func NewRegistry(formats ...Format) *Registry { return &Registry{formats: formats} }
+
+// Names lists every format's name.
+func (r *Registry) Names() []string {
+	out := make([]string, 0, len(r.formats))
+	for _, f := range r.formats {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Defaults lists the formats written when none are named.
+func (r *Registry) Defaults() []string {
+	var out []string
+	for _, f := range r.formats {
+		if f.Default {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// Check refuses a name the registry does not know, naming the known ones.
+func (r *Registry) Check(names []string) error {
+	for _, n := range names {
+		if !slices.ContainsFunc(r.formats, func(f Format) bool { return f.Name == n }) {
+			return setting.Errorf(setting.Formats, "unknown format %q (known: %s)", n, strings.Join(r.Names(), ", "))
+		}
+	}
+	return nil
+}
+
+// New makes the renderers of the selected formats but the site format, in
+// the registry's order. On an error it closes those made.
+func (r *Registry) New(ctx context.Context, o Options) ([]Renderer, error) {
+	var out []Renderer
+	for _, f := range r.formats {
+		if f.Site || !o.Has(f.Name) {
+			continue
+		}
+		rr, err := f.New(ctx, o)
+		if err != nil {
+			Close(out)
+			return nil, err // the format names itself
+		}
+		out = append(out, rr)
+	}
+	return out, nil
+}
+
+// Close closes the renderers that hold resources (a browser, a folder):
+// those with a Close method.
+func Close(rs []Renderer) {
+	for _, r := range rs {
+		if c, ok := r.(interface{ Close() error }); ok {
+			_ = c.Close()
+		}
+	}
+}

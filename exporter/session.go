@@ -1,0 +1,172 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/etagcache"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/retry"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// session is the client side of a run: rate-limited transport, cache,
+// typed client and retry policy.
+type session struct {
+	src     source
+	client  *api.Client
+	limiter *pace.Limiter
+	stats   *fetch.Stats
+	retry   retry.Policy
+	// cache is the ETag cache (nil without CacheDir), bound to the
+	// run's scope once /me has answered.
+	cache *etagcache.ScopedCache
+	// scopeDir is the folder of CacheDir holding the ETag cache and the
+	// state of the API and identity the run talks to (etagcache.Scope): set
+	// by discovery from /me, or by the source (Build: the last export's).
+	scopeDir string
+}
+
+// newSession makes the client of a run, talking to the API of c, or to
+// src's cache when src says so.
+func newSession(c *Config, src source) (*session, error) {
+	s := &session{src: src, stats: &fetch.Stats{}, scopeDir: src.scopeDir}
+	ep := src.endpoint(c)
+	s.limiter = pace.NewLimiter(pace.LimiterOptions{Limits: ep.limits})
+	tr := &fetch.Transport{Base: ep.transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: ep.maxRequests, Deadline: c.Deadline}
+	opts := []api.Option{api.WithHTTPClient(&http.Client{Transport: tr}), api.WithUserAgent(c.Generator)}
+	if ep.allowHTTP {
+		opts = append(opts, api.WithAllowHTTP())
+	}
+	client, err := api.New(ep.baseURL, ep.token, opts...)
+	if err != nil {
+		return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}
+	}
+	if c.CacheDir != "" {
+		// Scoped by API origin and, once /me answers, by identity: two
+		// servers with the same ids never see each other's answers.
+		if s.scopeDir != "" {
+			s.cache, err = etagcache.OpenScope(s.scopeDir)
+		} else {
+			s.cache, err = etagcache.NewScopedCache(c.CacheDir, client.BaseURL())
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		if client, err = api.New(ep.baseURL, ep.token, append(opts, api.WithCache(s.cache))...); err != nil {
+			return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}
+		}
+	}
+	s.client = client
+	s.retry = retry.Policy{
+		Retryable: api.Retryable,
+		Throttled: func(err error) bool { return errors.Is(err, api.ErrRateLimited) },
+		RetryAfter: func(err error) (time.Duration, bool) {
+			var e *api.Error
+			// 429 waits are the limiter's; a 503's Retry-After is ours.
+			if errors.As(err, &e) && e.StatusCode != http.StatusTooManyRequests && e.HasRetryAfter {
+				return e.RetryAfter, true
+			}
+			return 0, false
+		},
+		OnRetry: func(attempt int, err error, wait time.Duration) {
+			s.stats.AddRetry()
+			c.Log.Debug("retry", "attempt", attempt, "wait", wait, "err", err)
+		},
+	}
+	return s, nil
+}
+
+// PlanReport is what `curex plan` shows of the next run.
+type PlanReport struct {
+	// Plan is the result of discovery.
+	Plan *fetch.Plan
+	// Schedule says which trees the next run fetches, in what order, and
+	// which it serves from the cache.
+	Schedule *fresh.Schedule
+	// Limiter paced discovery; its ETA estimates the rest.
+	Limiter *pace.Limiter
+}
+
+// Plan runs discovery only and decides what the next run would fetch, for
+// `curex plan`. It records nothing.
+func Plan(ctx context.Context, c Config) (*PlanReport, error) {
+	if err := c.checkAPI(); err != nil {
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	s, err := newSession(&c, source{})
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.discover(ctx, c.Log, c.Filter)
+	if err != nil {
+		return nil, err
+	}
+	fr, err := openFreshness(freshnessOptions{c.Revalidate, c.Log}, s, p, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	fr.close()
+	return &PlanReport{Plan: p, Schedule: fr.sched, Limiter: s.limiter}, nil
+}
+
+// discover runs discovery, binding the session's cache to the scope /me
+// names, and records the scope's folder.
+func (s *session) discover(ctx context.Context, log *slog.Logger, f fetch.Filter) (*fetch.Plan, error) {
+	bind := func(u *api.User) error {
+		if s.cache == nil {
+			return nil
+		}
+		scope, err := etagcache.ScopeOf(s.client.BaseURL(), u)
+		if err != nil {
+			return err
+		}
+		dir, err := s.cache.Bind(scope)
+		if err != nil {
+			return fmt.Errorf("cache of %s: %w", scope, err)
+		}
+		s.scopeDir = dir
+		log.Debug("cache scope", "scope", scope.String(), "dir", dir)
+		return nil
+	}
+	p, err := fetch.DiscoverWith(ctx, s.client, s.retry, f, bind)
+	var fe *fetch.FilterError
+	if errors.As(err, &fe) {
+		return nil, &ConfigError{err}
+	}
+	return p, err
+}
+
+// WhoAmI verifies the token and returns the user it belongs to.
+func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
+	if err := c.checkAPI(); err != nil {
+		return nil, err
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	s, err := newSession(&c, source{})
+	if err != nil {
+		return nil, err
+	}
+	var u *api.User
+	err = s.retry.Do(ctx, func(ctx context.Context) error {
+		var err error
+		u, _, err = s.client.Me(ctx)
+		return err
+	})
+	if errors.Is(err, api.ErrUnauthorized) {
+		return nil, fmt.Errorf("the API rejected the token (401): %w", setting.Errorf(setting.Token, "%w", err))
+	}
+	return u, err
+}
