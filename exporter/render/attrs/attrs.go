@@ -153,14 +153,8 @@ func (v Value) Scalar() bool {
 // Parse reads the attributes of a node titled nodeTitle into sections,
 // ordered and filtered as the package documentation says.
 func Parse(attrs map[string]json.RawMessage, nodeTitle string) []Section {
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmpKey)
-	out := make([]Section, 0, len(keys))
-	for _, k := range keys {
-		raw := attrs[k]
+	out := make([]Section, 0, len(attrs))
+	for k, raw := range attrs {
 		v, isNull, ok := decode(raw)
 		if isNull {
 			continue
@@ -179,6 +173,7 @@ func Parse(attrs map[string]json.RawMessage, nodeTitle string) []Section {
 		s.Value = parse(v, 1)
 		out = append(out, s)
 	}
+	slices.SortFunc(out, func(a, b Section) int { return cmpKey(a.Key, b.Key) })
 	return out
 }
 
