@@ -34,8 +34,8 @@ func (r *Renderer) Node(attributes map[string]json.RawMessage, nodeTitle string,
 //
 // Values: a string is Markdown; an array of strings a <ul>; an array of
 // {term, definition}-like pairs a <dl class="terms">; an array of flat
-// records (scalar values, at most 8 keys) a <table class="records">, a
-// column per key; an array of other objects a <ul class="records"> with a
+// records (numbers, booleans, null or one-line strings; at most 8 keys in
+// all) a <table class="records">, a column per key; an array of other objects a <ul class="records"> with a
 // <dl class="fields"> per object; an object a <dl class="fields"> of its
 // members, recursively, down to 8 levels and then compact JSON in <code
 // class="json">, truncated; a number or boolean a <p class="value">. JSON
