@@ -321,8 +321,11 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		lo, hi = window(ns, open, current)
 	}
 	out := make([]*TreeItem, 0, hi-lo+2)
+	// The list's classes come from its first node, in or out of the
+	// window, so an item's markup does not depend on the page.
+	listClass := x.itemClass(ns[0], len(ns[0].Children) > 0 && !all)
 	if lo > 0 {
-		out = append(out, x.elided(p, lo))
+		out = append(out, x.elided(p, lo, listClass))
 	}
 	for _, n := range ns[lo:hi] {
 		href := p.Href(n.Path)
@@ -336,12 +339,16 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 				key += "\x00more"
 			}
 			if h, ok := x.itemCache[key]; ok {
-				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, HTML: h})
+				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, ListClass: listClass, HTML: h})
 				continue
 			}
 		}
 		it := &TreeItem{Title: n.Title, Href: href, Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
-			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more}
+			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more,
+			ListClass: listClass}
+		if c := x.itemClass(n, more); c != listClass {
+			it.Class = c
+		}
 		if len(n.Children) > 0 && !more {
 			it.Children = x.items(p, n.Children, open, all, current)
 			it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
@@ -359,9 +366,19 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		out = append(out, it)
 	}
 	if hi < len(ns) {
-		out = append(out, x.elided(p, len(ns)-hi))
+		out = append(out, x.elided(p, len(ns)-hi, listClass))
 	}
 	return out
+}
+
+// itemClass is the classes of a sidebar item of node n: its icon, and
+// "more" when it has children the sidebar does not list.
+func (x *treeCtx) itemClass(n *model.Node, more bool) string {
+	c := x.r.assets.iconClass(n.NodeType.Icon)
+	if more {
+		c += " more"
+	}
+	return c
 }
 
 // window returns the range of siblings ns a windowed sidebar lists: at most
@@ -390,8 +407,8 @@ func window(ns []*model.Node, open map[string]bool, current string) (lo, hi int)
 
 // elided is the sidebar item that stands for k siblings left out of the
 // window: a link to the contents page, which lists every node.
-func (x *treeCtx) elided(p *Page, k int) *TreeItem {
-	return &TreeItem{Title: x.m.T("more_in_contents", k), Href: p.Href(x.toc), Elided: k}
+func (x *treeCtx) elided(p *Page, k int, listClass string) *TreeItem {
+	return &TreeItem{Title: x.m.T("more_in_contents", k), Href: p.Href(x.toc), Elided: k, ListClass: listClass}
 }
 
 // downloads lists the other forms of the tree the site links to.
