@@ -103,7 +103,12 @@ func TestSidebarBoundedByBreadth(t *testing.T) {
 	sizes := map[int]int{}
 	for _, n := range []int{500, 5000} {
 		w := probe(t, n, 0, 1, 20, 21)
-		sizes[n] = w.maxLen
+		// The same pages in both trees: which others the workers render
+		// before the probe stops them depends on scheduling, and a page
+		// further on lists longer numbers.
+		for _, page := range w.kept {
+			sizes[n] = max(sizes[n], len(page))
+		}
 		if w.maxLen > limit {
 			t.Errorf("%d siblings: a node page of %d bytes, want at most %d", n, w.maxLen, limit)
 		}

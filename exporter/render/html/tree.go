@@ -327,22 +327,40 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 	if lo > 0 {
 		out = append(out, x.elided(p, lo, listClass))
 	}
+	// run gathers items rendered once per tree that follow one another,
+	// to be given to "tree" as one item (see Renderer.joinItems).
+	var run []string
+	flush := func() {
+		switch len(run) {
+		case 0:
+			return
+		case 1:
+			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(run[0])}) // output of html/template
+		default:
+			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(strings.Join(run, "\n"))}) // idem
+		}
+		run = run[:0]
+	}
 	for _, n := range ns[lo:hi] {
 		href := p.Href(n.Path)
 		more := len(n.Children) > 0 && !all && !open[n.ID]
 		// An item off the path to the page's node renders the same on
 		// every node page (they all sit at the same depth): once per tree.
+		// Its link is its key: off the path, More and Class follow from
+		// the node alone, as all is the same for every node page.
 		key := ""
 		if p.Kind == "node" && !open[n.ID] && n.ID != current {
 			key = href
-			if more {
-				key += "\x00more"
-			}
 			if h, ok := x.itemCache[key]; ok {
+				if x.r.joinItems {
+					run = append(run, string(h))
+					continue
+				}
 				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, ListClass: listClass, HTML: h})
 				continue
 			}
 		}
+		flush()
 		it := &TreeItem{Title: n.Title, Href: href, Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
 			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more,
 			ListClass: listClass}
@@ -365,6 +383,7 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		}
 		out = append(out, it)
 	}
+	flush()
 	if hi < len(ns) {
 		out = append(out, x.elided(p, len(ns)-hi, listClass))
 	}
