@@ -21,7 +21,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
@@ -533,7 +533,7 @@ func checkManifest(t *testing.T, out string) {
 			t.Errorf("%s is not in the manifest", rel)
 		}
 	}
-	v, err := jsonbundle.NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -117,7 +117,7 @@ func TestEveryFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonbundle.NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
