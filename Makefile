@@ -13,7 +13,7 @@ FUZZTIME    ?= 20s
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804).
 FUZZTIME_TEST ?= 3000x
-GO_DIRS     := cmd exporter templates themes
+GO_DIRS     := cmd exporter internal templates themes
 # PLAIN_SKIP: make test runs the exporter and cmd/curex suites once more, without -race, against
 # sandboxes serving plain records (fields at the top, CUREX_SANDBOX_RECORDS=plain), the other form
 # the spec allows: about 2 minutes. Skipped there: TestWhatChanged (its golden files hold the
@@ -125,9 +125,9 @@ fuzz-corpus:
 screenshots: tools
 	CUREX_REQUIRE_TOOLS=1 $(GO) test ./exporter/a11y/ -run '^TestScreenshots$$' -count=1 -screenshots $(CURDIR)/docs/screenshots
 
-## golden: refresh golden files under testdata/
+## golden: rewrite the golden files under testdata/ (every package whose tests use internal/golden, with -update); review them with git diff
 golden:
-	@pkgs="$$(grep -rl --include='*_test.go' 'flag.Bool("update"' $(GO_DIRS) | xargs -r -n1 dirname | sort -u | sed 's|^|./|')"; \
+	@pkgs="$$(grep -rl --include='*_test.go' '"github.com/curex/curex/internal/golden"' $(GO_DIRS) | xargs -r -n1 dirname | sort -u | sed 's|^|./|')"; \
 	if [ -z "$$pkgs" ]; then echo "no golden tests yet"; else $(GO) test $$pkgs -update; fi
 
 ## sandbox: serve the sample dataset on http://127.0.0.1:8080

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/curex/curex/internal/golden"
 )
 
 // TestNodeGolden renders real nodes of the sample dataset.
@@ -48,7 +51,7 @@ func TestNodeGolden(t *testing.T) {
 					t.Errorf("member %q has no section", k)
 				}
 			}
-			golden(t, tc.name+".html", string(got))
+			golden.Check(t, filepath.Join("testdata", tc.name+".html"), []byte(got))
 		})
 	}
 }
