@@ -147,6 +147,9 @@ func compareArchive(path string, got []byte) error {
 	return fmt.Errorf("golden: %s differs:\n%s", path, diffArchives(wa, ga))
 }
 
+// maxListed is how many files a difference report lists at most.
+const maxListed = 12
+
 // diffArchives lists how got differs from want, file by file.
 func diffArchives(want, got *Archive) string {
 	var b strings.Builder
@@ -154,22 +157,29 @@ func diffArchives(want, got *Archive) string {
 		fmt.Fprintf(&b, "  comment: %s\n", FirstDiff([]byte(want.Comment), []byte(got.Comment)))
 	}
 	wf, gf := want.byName(), got.byName()
+	var lines []string
 	for _, f := range want.Files {
 		if _, ok := gf[f.Name]; !ok {
-			fmt.Fprintf(&b, "  missing: %s\n", f.Name)
+			lines = append(lines, "missing: "+f.Name)
 		}
 	}
 	for _, f := range got.Files {
 		w, ok := wf[f.Name]
 		switch {
 		case !ok:
-			fmt.Fprintf(&b, "  new:     %s\n", f.Name)
+			lines = append(lines, "new:     "+f.Name)
 		case !bytes.Equal(w, f.Data):
-			fmt.Fprintf(&b, "  changed: %s: %s\n", f.Name, FirstDiff(w, f.Data))
+			lines = append(lines, "changed: "+f.Name+": "+FirstDiff(w, f.Data))
 		}
 	}
-	if b.Len() == 0 {
-		b.WriteString("  the same files in another order\n")
+	if len(lines) == 0 && b.Len() == 0 {
+		lines = append(lines, "the same files in another order")
+	}
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed], fmt.Sprintf("... and %d more files", len(lines)-maxListed))
+	}
+	for _, l := range lines {
+		b.WriteString("  " + l + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

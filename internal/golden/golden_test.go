@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -255,6 +256,18 @@ func TestCompareArchive(t *testing.T) {
 				t.Errorf("equal archives: %v", err)
 			}
 		})
+	}
+}
+
+func TestDiffArchivesListsAtMostSome(t *testing.T) {
+	want, got := &Archive{}, &Archive{}
+	for i := range 30 {
+		want.Files = append(want.Files, File{Name: fmt.Sprint("f", i), Data: []byte("a\n")})
+		got.Files = append(got.Files, File{Name: fmt.Sprint("f", i), Data: []byte("b\n")})
+	}
+	d := diffArchives(want, got)
+	if n := strings.Count(d, "changed: "); n != maxListed || !strings.HasSuffix(d, fmt.Sprintf("... and %d more files", 30-maxListed)) {
+		t.Errorf("%d files listed:\n%s", n, d)
 	}
 }
 
