@@ -29,9 +29,13 @@ import (
 )
 
 // need skips the test when a program is missing, unless the environment
-// requires every tool (make test sets CUREX_REQUIRE_TOOLS=1).
+// requires every tool (make test sets CUREX_REQUIRE_TOOLS=1), and with
+// -short (make check), which runs no external program.
 func need(t *testing.T, prog, pkg string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: no " + prog + " (make test runs it)")
+	}
 	if _, err := exec.LookPath(prog); err != nil {
 		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
 			t.Fatalf("%s is missing: apt-get install %s (make tools does)", prog, pkg)

@@ -484,9 +484,10 @@ func TestPlainText(t *testing.T) {
 func TestLargeInputs(t *testing.T) {
 	r := New()
 	mb := 1 << 20
-	if raceFactor == 1 {
-		// The race detector slows goldmark some twentyfold: check the
-		// same shapes at 1/8 of the size, which still shows a blowup.
+	if raceFactor == 1 || testing.Short() {
+		// The race detector slows goldmark some twentyfold, and -short
+		// (make check) wants seconds: check the same shapes at 1/8 of
+		// the size, which still shows a blowup.
 		mb >>= 3
 	}
 	deepArray := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
