@@ -70,15 +70,15 @@ check: lint
 test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
-	CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
-	CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./cmd/curex/
-	$(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
+	$(TESTENV) CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./cmd/curex/
+	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
 	$(MAKE) nightly
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
 
 ## nightly: nightly exports of a synthetic organization of 25,000 trees under the real limits, in virtual time (about 2 minutes; -race runs it at 1,000 trees)
 nightly:
-	$(GO) test -count=1 -timeout 20m -run '^TestNightlyAtScale$$' -v ./exporter/
+	$(TESTENV) $(GO) test -count=1 -timeout 20m -run '^TestNightlyAtScale$$' -v ./exporter/
 
 ## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker and axe-core (npm, into .tools/), versitygw (an S3 server, go install)
 tools: $(VNU) $(AXE) $(VERSITYGW)
