@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/render/attrs"
+	"github.com/curex/curex/internal/golden"
 )
 
 // TestNodeGolden renders real nodes of the sample dataset.
@@ -50,7 +52,7 @@ func TestNodeGolden(t *testing.T) {
 					t.Errorf("member %q has no section", k)
 				}
 			}
-			golden(t, tc.name+".html", string(got))
+			golden.Check(t, filepath.Join("testdata", tc.name+".html"), []byte(got))
 		})
 	}
 }
@@ -492,9 +494,10 @@ func TestPlainText(t *testing.T) {
 func TestLargeInputs(t *testing.T) {
 	r := New()
 	mb := 1 << 20
-	if raceFactor == 1 {
-		// The race detector slows goldmark some twentyfold: check the
-		// same shapes at 1/8 of the size, which still shows a blowup.
+	if raceFactor == 1 || testing.Short() {
+		// The race detector slows goldmark some twentyfold, and -short
+		// (make check) wants seconds: check the same shapes at 1/8 of
+		// the size, which still shows a blowup.
 		mb >>= 3
 	}
 	deepArray := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
