@@ -134,6 +134,6 @@ func (c *Config) check() error {
 // renderOptions are the settings the formats share (see render.Options).
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Paper: c.Paper,
-		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, IncludeUnpublished: c.Filter.IncludeUnpublished, CacheDir: c.CacheDir,
+		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CacheDir: c.CacheDir,
 		PDFTimeout: c.PDFTimeout, Log: c.Log}
 }

@@ -106,10 +106,6 @@ type Options struct {
 	Date time.Time
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout.
 	MarkdownHugo bool
-	// IncludeUnpublished is set when the trees hold drafts too; without
-	// it the run has removed them (model.Tree.PublishedOnly) before a
-	// renderer sees a tree.
-	IncludeUnpublished bool
 	// CacheDir is the cache folder ("" for none): the PDF keeps its
 	// prints there.
 	CacheDir string

@@ -56,7 +56,7 @@ type Website struct {
 // NewSite makes the website of a run (a render.Format's NewSite). A theme
 // it cannot load is an error naming the theme setting.
 func NewSite(_ context.Context, o render.Options) (render.Site, error) {
-	r, err := New(Options{ThemeDir: o.ThemeDir, IncludeUnpublished: o.IncludeUnpublished, NoSitemap: o.SiteURL == "", Gate: o.Gate})
+	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate})
 	if err != nil {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	}
@@ -223,7 +223,7 @@ func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.Manifes
 	e := t.Export
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.outlines[e.Dir()] = OutlineOf(t.Tree, s.o.IncludeUnpublished)
+	s.outlines[e.Dir()] = OutlineOf(t.Tree)
 	if h != nil {
 		s.histories[e.Key()] = h
 		entry.Feed = layout.Feed(e)
