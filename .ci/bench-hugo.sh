@@ -41,6 +41,25 @@ measure() {
   cat "$out"
 }
 
+# weight DIR: the mean bytes of DIR's HTML pages, and the bytes of their
+# navigation (every <nav> element) per entry (a link, or the mark of the
+# current page that is not a link); prints "bytes_per_page bytes_per_entry".
+weight() {
+  perl -MFile::Find -e '
+    my ($pages, $bytes, $nav, $entries) = (0, 0, 0, 0);
+    find({no_chdir => 1, wanted => sub {
+      return unless /\.html$/;
+      open(my $f, "<", $_) or die "$_: $!"; local $/; my $s = <$f>; close $f;
+      $pages++; $bytes += length $s;
+      while ($s =~ /<nav\b.*?<\/nav>/gs) {
+        my $n = $&; $nav += length $n;
+        $entries += () = $n =~ /<a\s|<(?!a\s)[^>]*aria-current="page"/g;
+      }
+    }}, $ARGV[0]);
+    printf "%.0f %.1f\n", $bytes / $pages, $entries ? $nav / $entries : 0;
+  ' "$1"
+}
+
 # median N...: the middle value (the lower middle for an even count).
 median() {
   printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'
@@ -74,18 +93,29 @@ disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
 [markup.highlight]
   noClasses = false
 TOML
-  # A layout of the same weight as curex's pages: breadcrumbs, a sidebar
-  # with the top-level sections, the siblings and the children of the page,
-  # previous/next, and the content.
+  # A layout with the navigation of curex's node pages: breadcrumbs, a
+  # sidebar of every top-level unit with the path to the page expanded
+  # (the children of each node on it, the page's own included), each level
+  # cut to 10 siblings either side of the one on the path and a link to
+  # the contents for the rest, as curex does past 300 nodes; and
+  # previous/next. Markup as a Hugo theme writes it: a list of links.
+  mkdir -p "$site/layouts/partials"
   cat >"$site/layouts/_default/baseof.html" <<'HTML'
 <!doctype html><html lang="{{ .Site.Language.Lang }}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{ .Title }} · {{ .Site.Title }}</title></head>
 <body><header><a href="{{ .Site.Home.RelPermalink }}">{{ .Site.Title }}</a></header>
-<nav aria-label="Breadcrumbs"><ol>{{ range .Ancestors.Reverse }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}<li>{{ .Title }}</li></ol></nav>
-<nav class="sidebar"><ul>{{ $cur := . }}{{ range (site.GetPage "/curriculum").Pages }}<li><a href="{{ .RelPermalink }}"{{ if eq . $cur }} aria-current="page"{{ end }}>{{ .Title }}</a></li>{{ end }}</ul>
-{{ with .Parent }}<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}"{{ if eq . $cur }} aria-current="page"{{ end }}>{{ .Title }}</a></li>{{ end }}</ul>{{ end }}
-<ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul></nav>
+<nav aria-label="Breadcrumbs"><ol>{{ range .Ancestors.Reverse }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}<li aria-current="page">{{ .Title }}</li></ol></nav>
+{{ with site.GetPage "/curriculum" }}<nav aria-label="Contents"><ul>{{ partial "tree.html" (dict "pages" .Pages "cur" $ "toc" .RelPermalink) }}</ul></nav>{{ end }}
 <main>{{ block "main" . }}{{ end }}</main>
 <nav>{{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }} {{ with .NextInSection }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</nav></body></html>
+HTML
+  cat >"$site/layouts/partials/tree.html" <<'HTML'
+{{- $cur := .cur }}{{ $toc := .toc }}{{ $ps := .pages }}{{ $n := len $ps }}{{ $lo := 0 }}{{ $hi := $n -}}
+{{- if gt $n 21 }}{{ $f := -1 }}{{ range $i, $p := $ps }}{{ if and (lt $f 0) (or (eq $p $cur) ($p.IsAncestor $cur)) }}{{ $f = $i }}{{ end }}{{ end -}}
+{{- if lt $f 0 }}{{ $hi = 21 }}{{ else }}{{ $lo = cond (gt $f 10) (sub $f 10) 0 }}{{ $hi = cond (lt (add $f 11) $n) (add $f 11) $n }}{{ end }}{{ end -}}
+{{- if gt $lo 0 }}<li><a href="{{ $toc }}">{{ $lo }} more</a></li>{{ end -}}
+{{- range first (sub $hi $lo) (after $lo $ps) }}<li><a href="{{ .RelPermalink }}"{{ if eq . $cur }} aria-current="page"{{ end }}>{{ .Title }}</a>
+{{- if or (eq . $cur) (.IsAncestor $cur) }}{{ with .Pages }}<ul>{{ partial "tree.html" (dict "pages" . "cur" $cur "toc" $toc) }}</ul>{{ end }}{{ end }}</li>{{ end -}}
+{{- if lt $hi $n }}<li><a href="{{ $toc }}">{{ sub $n $hi }} more</a></li>{{ end -}}
 HTML
   cat >"$site/layouts/_default/single.html" <<'HTML'
 {{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}
@@ -128,4 +158,7 @@ HTML
     "$(awk -v a="$crate" -v b="$hrate" 'BEGIN{printf "%.2fx", a/b}')"
   printf '%-8s %-6s %8s %10s %12s\n' "$n" hugo "$hs" "$hrate" "$((hk / 1024))"
   echo "         (curex wrote $cpages HTML files, Hugo $hpages)"
+  read -r cpb ceb < <(weight "$dir/curex-site-1")
+  read -r hpb heb < <(weight "$dir/hugo-public-1")
+  echo "         (bytes per page: curex $cpb, Hugo $hpb; navigation bytes per entry: curex $ceb, Hugo $heb, $(awk -v a="$ceb" -v b="$heb" 'BEGIN{printf "%.2fx", a/b}'))"
 done

@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 )
 
 // bundleValidator is the schema of tree.json, compiled once for the tests.
-var bundleValidator = sync.OnceValues(jsonbundle.NewValidator)
+var bundleValidator = sync.OnceValues(jsonbundletest.NewValidator)
 
 // checkBundlesOn validates every bundles/**/tree.json of the output folder
 // out on fsys against docs/schema/tree.schema.json (the validator of

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,31 +16,8 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
-	}
-}
 
 // editAlgebra makes the sample edits: a retitle, an added lesson, a
 // removed one, a move, a content change and a new Spanish translation.
@@ -128,10 +104,10 @@ func TestWhatChanged(t *testing.T) {
 	if err != nil || sum.Partial() {
 		t.Fatalf("%v %v", err, sum)
 	}
-	golden(t, "changes/algebra-1-base-en.changes.json", read("bundles/algebra-1/base/en/changes.json"))
-	golden(t, "changes/algebra-1-base-es.changes.json", read("bundles/algebra-1/base/es/changes.json"))
-	golden(t, "changes/algebra-1-base-en.feed.xml", read("algebra-1/base/en/feed.xml"))
-	golden(t, "changes/algebra-1-base-es.feed.xml", read("algebra-1/base/es/feed.xml"))
+	golden.Check(t, "testdata/changes/algebra-1-base-en.changes.json", read("bundles/algebra-1/base/en/changes.json"))
+	golden.Check(t, "testdata/changes/algebra-1-base-es.changes.json", read("bundles/algebra-1/base/es/changes.json"))
+	golden.Check(t, "testdata/changes/algebra-1-base-en.feed.xml", read("algebra-1/base/en/feed.xml"))
+	golden.Check(t, "testdata/changes/algebra-1-base-es.feed.xml", read("algebra-1/base/es/feed.xml"))
 
 	var en changes.History
 	if err := json.Unmarshal(read("bundles/algebra-1/base/en/changes.json"), &en); err != nil || len(en.Entries) != 1 {

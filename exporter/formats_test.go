@@ -23,15 +23,19 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
 // need skips the test when a program is missing, unless the environment
-// requires every tool (make test sets CUREX_REQUIRE_TOOLS=1).
+// requires every tool (make test sets CUREX_REQUIRE_TOOLS=1), and with
+// -short (make check), which runs no external program.
 func need(t *testing.T, prog, pkg string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: no " + prog + " (make test runs it)")
+	}
 	if _, err := exec.LookPath(prog); err != nil {
 		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
 			t.Fatalf("%s is missing: apt-get install %s (make tools does)", prog, pkg)
@@ -117,7 +121,7 @@ func TestEveryFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonbundle.NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

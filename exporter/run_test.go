@@ -15,7 +15,7 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle"
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
@@ -139,7 +139,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonbundle.NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

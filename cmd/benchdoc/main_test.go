@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/tables.md")
+	"github.com/curex/curex/internal/golden"
+)
 
 func TestRender(t *testing.T) {
 	f, err := os.Open("testdata/results.txt")
@@ -23,19 +22,7 @@ func TestRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := render(res, machine{Date: "2026-11-24", Go: "go1.26.8", Cores: 2, Took: 9*time.Minute + 12*time.Second, Results: "docs/bench/results.txt"})
-	golden := filepath.Join("testdata", "tables.md")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("tables differ from %s (go test -update to refresh):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "tables.md"), got)
 }
 
 func TestReadErrors(t *testing.T) {

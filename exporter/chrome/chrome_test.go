@@ -46,9 +46,13 @@ func TestMain(m *testing.M) {
 func requireTools() bool { return os.Getenv("CUREX_REQUIRE_TOOLS") == "1" }
 
 // browser returns the shared browser, launched on first use, or skips the
-// test when there is no Chromium.
+// test when there is no Chromium, or with -short (make check), which runs
+// no external program.
 func browser(t testing.TB) *chrome.Browser {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: no Chromium (make test runs it)")
+	}
 	shared.once.Do(func() {
 		shared.b, shared.err = chrome.Launch(context.Background(), chrome.Options{})
 	})

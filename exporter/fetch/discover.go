@@ -172,17 +172,58 @@ func Discover(ctx context.Context, c *api.Client, policy retry.Policy, f Filter)
 // state to the scope the user names there (see ScopedCache). An error of
 // onUser ends discovery.
 func DiscoverWith(ctx context.Context, c *api.Client, policy retry.Policy, f Filter, onUser func(*api.User) error) (*Plan, error) {
-	p := &Plan{}
-	call := func(what string, fn func(ctx context.Context) error) error {
-		if err := policy.Do(ctx, fn); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		p.DiscoveryRequests++
-		return nil
+	d := &discovery{c: c, policy: policy, p: &Plan{}, forbidden: map[string]error{}}
+	if err := d.verify(ctx); err != nil {
+		return nil, err
 	}
-	// The first contact fails fast on what retrying cannot fix: nothing
-	// listening, or something that is not the API answering.
-	first := policy
+	if onUser != nil {
+		if err := onUser(d.p.User); err != nil {
+			return nil, err
+		}
+	}
+	bases, fam, err := d.list(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	d.start(bases, fam)
+	if err := d.details(ctx, fam); err != nil {
+		return nil, err
+	}
+	p := d.p
+	p.dropUnreadable(d.forbidden)
+	for i := range p.Curricula {
+		p.normalizeLocales(&p.Curricula[i])
+	}
+	if err := p.selectExports(f); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// discovery is one run of DiscoverWith: the client, the retry policy,
+// the plan being filled, and the curricula whose details answered 403.
+type discovery struct {
+	c      *api.Client
+	policy retry.Policy
+	p      *Plan
+
+	mu        sync.Mutex // guards p.DiscoveryRequests and forbidden while details are asked
+	forbidden map[string]error
+}
+
+// call runs fn under the retry policy and counts the request.
+func (d *discovery) call(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+	if err := d.policy.Do(ctx, fn); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	d.p.DiscoveryRequests++
+	return nil
+}
+
+// verify asks /me. The first contact fails fast on what retrying cannot
+// fix: nothing listening, or something that is not the API answering.
+func (d *discovery) verify(ctx context.Context) error {
+	first := d.policy
 	// Up to 3 attempts. MaxAttempts 0 means the default (6), not 1: a
 	// single 5xx or cut answer to /me must not fail the whole run.
 	attempts := first.MaxAttempts
@@ -197,119 +238,88 @@ func DiscoverWith(ctx context.Context, c *api.Client, policy retry.Policy, f Fil
 		if errors.As(err, &de) || (errors.As(err, &op) && op.Op == "dial") {
 			return false
 		}
-		return policy.Retryable != nil && policy.Retryable(err)
+		return d.policy.Retryable != nil && d.policy.Retryable(err)
 	}
 	if err := first.Do(ctx, func(ctx context.Context) error {
-		u, _, err := c.Me(ctx)
-		p.User = u
+		u, _, err := d.c.Me(ctx)
+		d.p.User = u
 		return err
 	}); err != nil {
 		var de *api.DecodeError
 		var op *net.OpError
 		switch {
 		case errors.Is(err, api.ErrUnauthorized):
-			return nil, setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
+			return setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
 		case errors.As(err, &de):
-			return nil, setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
+			return setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
 		case errors.As(err, &op) && op.Op == "dial":
-			return nil, setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
+			return setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
 		}
-		return nil, fmt.Errorf("verify token: %w", err)
+		return fmt.Errorf("verify token: %w", err)
 	}
-	p.DiscoveryRequests++
-	if onUser != nil {
-		if err := onUser(p.User); err != nil {
-			return nil, err
-		}
-	}
+	d.p.DiscoveryRequests++
+	return nil
+}
 
+// list lists the base curricula (published ones unless f includes the
+// others) and every record of the organization, and keeps the bases f
+// selects.
+func (d *discovery) list(ctx context.Context, f Filter) ([]api.Curriculum, *family, error) {
 	status := "published"
 	if f.IncludeUnpublished {
 		status = ""
 	}
-	bases, err := listAll(ctx, c, call, "list curricula", api.ListOptions{RootOnly: true, Status: status})
+	call := func(what string, fn func(context.Context) error) error { return d.call(ctx, what, fn) }
+	bases, err := listAll(ctx, d.c, call, "list curricula", api.ListOptions{RootOnly: true, Status: status})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Every record of the organization, variants included, with no status
 	// filter (a variant is exported whatever its own status, as /variants
 	// lists it).
-	records, err := listAll(ctx, c, call, "list curricula and variants", api.ListOptions{})
+	records, err := listAll(ctx, d.c, call, "list curricula and variants", api.ListOptions{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fam := families(records, bases)
-	if len(f.Curricula) > 0 {
-		var picked []api.Curriculum
-		for _, id := range f.Curricula {
-			i := slices.IndexFunc(bases, func(b api.Curriculum) bool { return b.ID == id })
-			if i < 0 {
-				return nil, &FilterError{Setting: setting.Curricula, Value: id, Available: curriculumIDs(bases)}
-			}
-			picked = append(picked, bases[i])
-		}
-		bases = picked
+	if len(f.Curricula) == 0 {
+		return bases, fam, nil
 	}
+	var picked []api.Curriculum
+	for _, id := range f.Curricula {
+		i := slices.IndexFunc(bases, func(b api.Curriculum) bool { return b.ID == id })
+		if i < 0 {
+			return nil, nil, &FilterError{Setting: setting.Curricula, Value: id, Available: curriculumIDs(bases)}
+		}
+		picked = append(picked, bases[i])
+	}
+	return picked, fam, nil
+}
 
-	// Variants from the records where they tell (full shape: parent_id),
-	// then locales of every curriculum and the variants of the others, a
-	// few at a time: the limiter sets the pace, concurrency hides latency.
+// start makes the plan of each base: its slug and its update time.
+func (d *discovery) start(bases []api.Curriculum, fam *family) {
 	slugs := slug.Assign(items(bases))
-	p.Curricula = make([]CurriculumPlan, len(bases))
+	d.p.Curricula = make([]CurriculumPlan, len(bases))
 	for i, b := range bases {
-		p.Curricula[i] = CurriculumPlan{Curriculum: b, Slug: slugs[b.ID], Updated: map[string]time.Time{}}
+		cp := CurriculumPlan{Curriculum: b, Slug: slugs[b.ID], Updated: map[string]time.Time{}}
 		if r, ok := fam.byID[b.ID]; ok && !r.UpdatedAt.IsZero() {
-			p.Curricula[i].Updated[b.ID] = r.UpdatedAt
+			cp.Updated[b.ID] = r.UpdatedAt
 		} else if !b.UpdatedAt.IsZero() {
-			p.Curricula[i].Updated[b.ID] = b.UpdatedAt
+			cp.Updated[b.ID] = b.UpdatedAt
 		}
+		d.p.Curricula[i] = cp
 	}
-	var mu sync.Mutex
-	// A 403 for one curriculum (the token lost access to it after the
-	// listing, or never had it) leaves that curriculum out instead of
-	// failing the run: the others are exported, it keeps its previous
-	// output, and the run is partial.
-	forbidden := map[string]error{}
-	ask := func(g *errgroup.Group, gctx context.Context, cp *CurriculumPlan, what string) {
-		b := cp.Curriculum
-		g.Go(func() (err error) {
-			defer crash.Recover(&err)
-			err = policy.Do(gctx, func(ctx context.Context) error {
-				if what == "variants" {
-					vl, _, err := c.Variants(ctx, b.ID)
-					if err == nil {
-						cp.Variants = vl.Variants
-					}
-					return err
-				}
-				ll, _, err := c.Locales(ctx, b.ID)
-				if err == nil {
-					cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
-				}
-				return err
-			})
-			if err != nil {
-				err = fmt.Errorf("%s of %s: %w", what, b.ID, err)
-				if !errors.Is(err, api.ErrForbidden) {
-					return err
-				}
-				mu.Lock()
-				if forbidden[b.ID] == nil {
-					forbidden[b.ID] = err
-				}
-				mu.Unlock()
-				return nil
-			}
-			mu.Lock()
-			p.DiscoveryRequests++
-			mu.Unlock()
-			return nil
-		})
-	}
+}
+
+// details fills the variants of every curriculum from the records where
+// they tell (full shape: parent_id), and asks the API for the locales of
+// every curriculum and the variants of the others, a few at a time: the
+// limiter sets the pace, concurrency hides latency.
+func (d *discovery) details(ctx context.Context, fam *family) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(DiscoveryConcurrency)
-	for i := range p.Curricula {
-		cp := &p.Curricula[i]
+	for i := range d.p.Curricula {
+		cp := &d.p.Curricula[i]
 		if vs, ok := fam.variants(cp.Curriculum); ok {
 			cp.Variants = vs
 			for _, v := range vs {
@@ -318,46 +328,84 @@ func DiscoverWith(ctx context.Context, c *api.Client, policy retry.Policy, f Fil
 				}
 			}
 		} else {
-			ask(g, gctx, cp, "variants")
+			d.ask(g, gctx, cp, "variants")
 		}
-		ask(g, gctx, cp, "locales")
+		d.ask(g, gctx, cp, "locales")
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return err
 	}
 	// Records that no curriculum's variants account for (alternate-shape
 	// variants of a full-shape curriculum, say): the records cannot be
 	// trusted to tell the variants, so ask every curriculum.
-	if fam.unexplained(p.Curricula) {
-		g, gctx = errgroup.WithContext(ctx)
-		g.SetLimit(DiscoveryConcurrency)
-		for i := range p.Curricula {
-			if cp := &p.Curricula[i]; fam.derived[cp.Curriculum.ID] {
-				ask(g, gctx, cp, "variants")
-			}
+	if !fam.unexplained(d.p.Curricula) {
+		return nil
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	g.SetLimit(DiscoveryConcurrency)
+	for i := range d.p.Curricula {
+		if cp := &d.p.Curricula[i]; fam.derived[cp.Curriculum.ID] {
+			d.ask(g, gctx, cp, "variants")
 		}
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	if len(forbidden) > 0 {
-		readable := p.Curricula[:0]
-		for _, cp := range p.Curricula {
-			if err := forbidden[cp.Curriculum.ID]; err != nil {
-				p.Unreadable = append(p.Unreadable, Unreadable{Curriculum: cp.Curriculum, Slug: cp.Slug, Err: err})
-				continue
+	return g.Wait()
+}
+
+// ask asks for the variants or the locales of cp in g. A 403 for one
+// curriculum (the token lost access to it after the listing, or never
+// had it) leaves that curriculum out instead of failing the run: the
+// others are exported, it keeps its previous output, and the run is
+// partial.
+func (d *discovery) ask(g *errgroup.Group, ctx context.Context, cp *CurriculumPlan, what string) {
+	b := cp.Curriculum
+	g.Go(func() (err error) {
+		defer crash.Recover(&err)
+		err = d.policy.Do(ctx, func(ctx context.Context) error {
+			if what == "variants" {
+				vl, _, err := d.c.Variants(ctx, b.ID)
+				if err == nil {
+					cp.Variants = vl.Variants
+				}
+				return err
 			}
-			readable = append(readable, cp)
+			ll, _, err := d.c.Locales(ctx, b.ID)
+			if err == nil {
+				cp.Locales, cp.PrimaryLocale = ll.Locales, ll.PrimaryLocale
+			}
+			return err
+		})
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if err != nil {
+			err = fmt.Errorf("%s of %s: %w", what, b.ID, err)
+			if !errors.Is(err, api.ErrForbidden) {
+				return err
+			}
+			if d.forbidden[b.ID] == nil {
+				d.forbidden[b.ID] = err
+			}
+			return nil
 		}
-		p.Curricula = readable
+		d.p.DiscoveryRequests++
+		return nil
+	})
+}
+
+// dropUnreadable moves the curricula whose details answered 403 from
+// Curricula to Unreadable.
+func (p *Plan) dropUnreadable(forbidden map[string]error) {
+	if len(forbidden) == 0 {
+		return
 	}
-	for i := range p.Curricula {
-		p.normalizeLocales(&p.Curricula[i])
+	readable := p.Curricula[:0]
+	for _, cp := range p.Curricula {
+		if err := forbidden[cp.Curriculum.ID]; err != nil {
+			p.Unreadable = append(p.Unreadable, Unreadable{Curriculum: cp.Curriculum, Slug: cp.Slug, Err: err})
+			continue
+		}
+		readable = append(readable, cp)
 	}
-	if err := p.selectExports(f); err != nil {
-		return nil, err
-	}
-	return p, nil
+	p.Curricula = readable
 }
 
 // normalizeLocales turns the locale codes of cp into language tags

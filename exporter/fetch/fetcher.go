@@ -158,57 +158,14 @@ var ErrFatal = errors.New("run stopped")
 // get no call, but for those in Skip and Fallback after a budget stop,
 // which are served from the cache first.
 func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(Result) error) error {
-	var (
-		mu        sync.Mutex
-		delivered = map[model.Key]bool{}
-		budget    error // the budget ran out: requests stop, the cache goes on
-	)
 	// A fatal answer (401), or an error of each, cancels base: the
 	// requests in flight end and no more are launched.
 	base, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Results go to one goroutine that calls each, through a queue as long
-	// as the workers are many: a worker hands its tree over and is free for
-	// the next request while each renders, so the limiter's slots are not
-	// left unused behind a slow each. At most 2 × Concurrency + 1 trees are
-	// held at once.
-	queue := make(chan Result, max(1, f.Concurrency))
-	room := newBodyBudget(f.BodyBytesInFlight)
-	var eachErr error // the error of each, once it failed; read after done
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for r := range queue {
-			if eachErr != nil {
-				room.release(r.held)
-				continue // failed: the rest is dropped
-			}
-			mu.Lock()
-			delivered[r.Export.Key()] = true
-			mu.Unlock()
-			err := callEach(each, r)
-			room.release(r.held)
-			if err != nil {
-				eachErr = err
-				cancel()
-			}
-		}
-	}()
-	closed := false
-	finish := func() error {
-		if !closed {
-			closed = true
-			close(queue)
-			<-done
-		}
-		return eachErr
-	}
-	defer finish()
-	// Every result goes to each, even after a cancellation: a tree
-	// fetched is recorded (the server counted its request), and the
-	// consumer drains the queue to its end, so a send never blocks for
-	// long.
-	deliver := func(r Result) { queue <- r }
+	fr := &fetchRun{f: f, each: each, cancel: cancel, delivered: map[model.Key]bool{},
+		queue: make(chan Result, max(1, f.Concurrency)), room: newBodyBudget(f.BodyBytesInFlight), done: make(chan struct{})}
+	go fr.consume()
+	defer fr.finish()
 	var network, cached []model.Export
 	for _, e := range exports {
 		if f.Skip[e.Key()] {
@@ -217,44 +174,95 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 			network = append(network, e)
 		}
 	}
-	// A budget stop lets the requests in flight finish (the server has
-	// counted them) and launches no more.
-	var stopped atomic.Bool
 	workers, wctx := errgroup.WithContext(base)
 	workers.SetLimit(max(1, f.Concurrency))
-	fetchOne := func(ctx context.Context, e model.Export) (err error) {
-		defer crash.Recover(&err)
-		if stopped.Load() {
-			return nil
-		}
-		r := f.one(ctx, e, room)
-		handed := false // to the queue, which releases its room
-		defer func() {
-			if !handed {
-				room.release(r.held)
-			}
-		}()
-		if r.Err != nil && errors.Is(r.Err, ErrBudget) {
-			mu.Lock()
-			if budget == nil {
-				budget = fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
-			}
-			mu.Unlock()
-			stopped.Store(true)
-			return nil
-		}
-		if r.Err != nil && fatal(r.Err) {
-			return fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
-		}
-		if r.Err != nil && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		handed = true
-		deliver(r)
-		return nil
+	lerr := fr.launch(wctx, workers, cached, network)
+	// The workers are waited for once both loops have launched theirs,
+	// then each for the results queued. An error of each comes first: the
+	// others are what it cancelled.
+	err := workers.Wait()
+	if ferr := fr.finish(); ferr != nil {
+		return ferr
 	}
-	// Two loops launch the work: trees from the cache (served by the loop
-	// itself) and trees to fetch.
+	if lerr != nil {
+		return lerr
+	}
+	if err == nil && ctx.Err() == nil && fr.budget != nil {
+		return fr.afterBudget(exports)
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// fetchRun is one call of Fetcher.Fetch.
+type fetchRun struct {
+	f      *Fetcher
+	each   func(Result) error
+	cancel context.CancelFunc
+
+	mu        sync.Mutex
+	delivered map[model.Key]bool
+	budget    error // the budget ran out: requests stop, the cache goes on
+	// stopped: after a budget stop the requests in flight finish (the
+	// server has counted them) and no more are launched.
+	stopped atomic.Bool
+
+	// Results go to one goroutine (consume) that calls each, through a
+	// queue as long as the workers are many: a worker hands its tree over
+	// and is free for the next request while each renders, so the
+	// limiter's slots are not left unused behind a slow each. At most 2 ×
+	// Concurrency + 1 trees are held at once.
+	queue   chan Result
+	room    *bodyBudget
+	eachErr error // the error of each, once it failed; read after done
+	done    chan struct{}
+	closed  bool
+}
+
+// consume calls each with every result queued, in order; after an error
+// of each it drops the rest.
+func (fr *fetchRun) consume() {
+	defer close(fr.done)
+	for r := range fr.queue {
+		if fr.eachErr != nil {
+			fr.room.release(r.held)
+			continue // failed: the rest is dropped
+		}
+		fr.mu.Lock()
+		fr.delivered[r.Export.Key()] = true
+		fr.mu.Unlock()
+		err := callEach(fr.each, r)
+		fr.room.release(r.held)
+		if err != nil {
+			fr.eachErr = err
+			fr.cancel()
+		}
+	}
+}
+
+// deliver queues r for each. Every result goes to each, even after a
+// cancellation: a tree fetched is recorded (the server counted its
+// request), and the consumer drains the queue to its end, so a send never
+// blocks for long.
+func (fr *fetchRun) deliver(r Result) { fr.queue <- r }
+
+// finish closes the queue, waits for each to be done with it, and returns
+// the error of each, if any. Calling it again returns that error.
+func (fr *fetchRun) finish() error {
+	if !fr.closed {
+		fr.closed = true
+		close(fr.queue)
+		<-fr.done
+	}
+	return fr.eachErr
+}
+
+// launch starts the work in two loops: trees from the cache (served by
+// the loop itself) and trees to fetch (by workers). It returns once both
+// loops have launched theirs.
+func (fr *fetchRun) launch(wctx context.Context, workers *errgroup.Group, cached, network []model.Export) error {
 	var loops errgroup.Group
 	loops.Go(func() (err error) {
 		defer crash.Recover(&err)
@@ -262,56 +270,78 @@ func (f *Fetcher) Fetch(ctx context.Context, exports []model.Export, each func(R
 			if wctx.Err() != nil {
 				return nil // the workers say why
 			}
-			r := f.cached(e)
+			r := fr.f.cached(e)
 			if r.Err != nil {
 				// The cache lost it since the run was planned: fetch
 				// it after all, as one of the workers.
-				workers.Go(func() error { return fetchOne(wctx, e) })
+				workers.Go(func() error { return fr.fetchOne(wctx, e) })
 				continue
 			}
-			deliver(r)
+			fr.deliver(r)
 		}
 		return nil
 	})
 	loops.Go(func() error {
 		for _, e := range network {
-			if wctx.Err() != nil || stopped.Load() {
+			if wctx.Err() != nil || fr.stopped.Load() {
 				break
 			}
-			workers.Go(func() error { return fetchOne(wctx, e) })
+			workers.Go(func() error { return fr.fetchOne(wctx, e) })
 		}
 		return nil
 	})
-	// The workers are waited for once both loops have launched theirs,
-	// then each for the results queued. An error of each comes first: the
-	// others are what it cancelled.
-	lerr := loops.Wait()
-	err := workers.Wait()
-	if ferr := finish(); ferr != nil {
-		return ferr
+	return loops.Wait()
+}
+
+// fetchOne fetches e and queues its result; a budget stop, a fatal
+// answer or a cancellation is its error instead.
+func (fr *fetchRun) fetchOne(ctx context.Context, e model.Export) (err error) {
+	defer crash.Recover(&err)
+	if fr.stopped.Load() {
+		return nil
 	}
-	if lerr != nil {
-		return lerr
+	r := fr.f.one(ctx, e, fr.room)
+	handed := false // to the queue, which releases its room
+	defer func() {
+		if !handed {
+			fr.room.release(r.held)
+		}
+	}()
+	if r.Err != nil && errors.Is(r.Err, ErrBudget) {
+		fr.mu.Lock()
+		if fr.budget == nil {
+			fr.budget = fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
+		}
+		fr.mu.Unlock()
+		fr.stopped.Store(true)
+		return nil
 	}
-	if err == nil && ctx.Err() == nil && budget != nil {
-		// The budget ran out: what may come from the cache does, handed
-		// to each here (the queue is closed).
-		for _, e := range exports {
-			if delivered[e.Key()] || !(f.Skip[e.Key()] || f.Fallback[e.Key()]) {
-				continue
-			}
-			if r := f.cached(e); r.Err == nil {
-				if err := callEach(each, r); err != nil {
-					return err
-				}
+	if r.Err != nil && fatal(r.Err) {
+		return fmt.Errorf("%w: %s %s: %w", ErrFatal, e.CurriculumID, describe(e), r.Err)
+	}
+	if r.Err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	handed = true
+	fr.deliver(r)
+	return nil
+}
+
+// afterBudget hands each, here (the queue is closed), what may come from
+// the cache once the budget ran out, and returns the budget error.
+func (fr *fetchRun) afterBudget(exports []model.Export) error {
+	f := fr.f
+	for _, e := range exports {
+		if fr.delivered[e.Key()] || !(f.Skip[e.Key()] || f.Fallback[e.Key()]) {
+			continue
+		}
+		if r := f.cached(e); r.Err == nil {
+			if err := callEach(fr.each, r); err != nil {
+				return err
 			}
 		}
-		return budget
 	}
-	if err == nil {
-		err = ctx.Err()
-	}
-	return err
+	return fr.budget
 }
 
 // callEach calls each with r; a panic of each becomes its error.

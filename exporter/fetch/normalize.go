@@ -38,31 +38,22 @@ func Normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) *model.T
 
 // normalize is Normalize, also counting the texts it cut.
 func normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) (*model.Tree, int) {
-	cut := 0
-	line := func(s string) string {
-		s = PlainText(s)
-		if len(s) <= MaxLineBytes {
-			return s
-		}
-		cut++
-		return cutLine(s)
-	}
 	t := &model.Tree{
 		Export:       e,
 		VariantChain: make([]string, len(rc.VariantChain)),
 		ETag:         etag,
 		ResolvedAt:   rc.ResolvedAt,
 	}
+	nz := &normalizer{t: t, used: map[string]int{}}
 	for i, name := range rc.VariantChain {
 		t.VariantChain[i] = name
 		if len(name) > MaxLineBytes {
-			t.VariantChain[i] = line(name)
+			t.VariantChain[i] = nz.line(name)
 		}
 	}
 	if t.VariantID == "" {
 		t.VariantID = rc.ID
 	}
-	used := map[string]int{}
 	type frame struct {
 		src   []api.ResolvedNode
 		dst   *[]*model.Node
@@ -74,71 +65,110 @@ func normalize(e model.Export, rc *api.ResolvedCurriculum, etag string) (*model.
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		*f.dst = make([]*model.Node, 0, len(f.src))
-		servedOrder := false
-		for i := range f.src {
-			if f.src[i].Position < 0 {
-				servedOrder = true
-				t.Repairs = append(t.Repairs, fmt.Sprintf("node %q: negative position %d: its siblings are ordered as served", f.src[i].ID, f.src[i].Position))
-				break
-			}
-		}
+		servedOrder := nz.servedOrder(f.src)
 		for i := range f.src {
 			s := &f.src[i]
 			place := strconv.Itoa(i + 1)
 			if f.place != "" {
 				place = f.place + "." + place
 			}
-			n := &model.Node{
-				ID:             s.ID,
-				Title:          line(s.Title),
-				NodeType:       model.NodeType{Name: s.NodeType.Name, DisplayName: line(s.NodeType.DisplayName), Icon: s.NodeType.Icon},
-				OrdinalLabel:   line(s.OrdinalLabel),
-				TypeDisplay:    line(s.TypeDisplay),
-				WorkflowStatus: s.WorkflowStatus,
-				Position:       s.Position,
-				Depth:          f.depth,
-				Attributes:     s.Attributes,
-				Inheritance:    model.Inheritance(s.Inheritance),
-				Translation:    model.Translation(s.Translation),
-			}
-			n.Inheritance.SourceCurriculum = line(n.Inheritance.SourceCurriculum)
+			n := nz.node(s, f.depth, place)
 			if servedOrder {
 				n.Position = i
 			}
-			if n.ID == "" {
-				n.ID = "unnamed-" + place
-				t.Repairs = append(t.Repairs, fmt.Sprintf("node %s (%q): empty id: called %s", place, n.Title, n.ID))
-			}
-			if n.Inheritance.OverrideLevel < 0 {
-				t.Repairs = append(t.Repairs, fmt.Sprintf("node %q: negative override level %d: taken as 0", n.ID, n.Inheritance.OverrideLevel))
-				n.Inheritance.OverrideLevel = 0
-			}
-			if sl := n.Translation.SourceLocale; sl != "" {
-				if tag, ok := NormalizeLocale(sl); ok {
-					n.Translation.SourceLocale = tag
-				} else {
-					n.Translation.SourceLocale = ""
-					t.Repairs = append(t.Repairs, fmt.Sprintf("node %q: source locale %q is not a language tag: left out", n.ID, sl))
-				}
-			}
-			if n.NodeType.DisplayName == "" {
-				n.NodeType.DisplayName = n.NodeType.Name
-			}
-			seg := slug.ID(n.ID)
-			if k := used[seg]; k > 0 {
-				used[seg]++
-				seg = slug.ID(n.ID + "#" + strconv.Itoa(k+1))
-			} else {
-				used[seg] = 1
-			}
-			n.Segment = seg
 			*f.dst = append(*f.dst, n)
 			if len(s.Children) > 0 {
 				stack = append(stack, frame{s.Children, &n.Children, f.depth + 1, place})
 			}
 		}
 	}
-	return t, cut
+	return t, nz.cut
+}
+
+// normalizer turns the nodes of one served tree into model nodes.
+type normalizer struct {
+	t    *model.Tree
+	cut  int            // texts cut to MaxLineBytes
+	used map[string]int // segments given, and how often
+}
+
+// line is s as a one-line text, cut to MaxLineBytes.
+func (nz *normalizer) line(s string) string {
+	s = PlainText(s)
+	if len(s) <= MaxLineBytes {
+		return s
+	}
+	nz.cut++
+	return cutLine(s)
+}
+
+// repair records a value of the served tree that was repaired.
+func (nz *normalizer) repair(format string, args ...any) {
+	nz.t.Repairs = append(nz.t.Repairs, fmt.Sprintf(format, args...))
+}
+
+// servedOrder reports whether siblings keep the order they are served in
+// (one of them has a negative position), and records the repair.
+func (nz *normalizer) servedOrder(src []api.ResolvedNode) bool {
+	for i := range src {
+		if src[i].Position < 0 {
+			nz.repair("node %q: negative position %d: its siblings are ordered as served", src[i].ID, src[i].Position)
+			return true
+		}
+	}
+	return false
+}
+
+// node is the model node of s (without its children) at depth, whose
+// place among its siblings is place ("2.1").
+func (nz *normalizer) node(s *api.ResolvedNode, depth int, place string) *model.Node {
+	n := &model.Node{
+		ID:             s.ID,
+		Title:          nz.line(s.Title),
+		NodeType:       model.NodeType{Name: s.NodeType.Name, DisplayName: nz.line(s.NodeType.DisplayName), Icon: s.NodeType.Icon},
+		OrdinalLabel:   nz.line(s.OrdinalLabel),
+		TypeDisplay:    nz.line(s.TypeDisplay),
+		WorkflowStatus: s.WorkflowStatus,
+		Position:       s.Position,
+		Depth:          depth,
+		Attributes:     s.Attributes,
+		Inheritance:    model.Inheritance(s.Inheritance),
+		Translation:    model.Translation(s.Translation),
+	}
+	n.Inheritance.SourceCurriculum = nz.line(n.Inheritance.SourceCurriculum)
+	if n.ID == "" {
+		n.ID = "unnamed-" + place
+		nz.repair("node %s (%q): empty id: called %s", place, n.Title, n.ID)
+	}
+	if n.Inheritance.OverrideLevel < 0 {
+		nz.repair("node %q: negative override level %d: taken as 0", n.ID, n.Inheritance.OverrideLevel)
+		n.Inheritance.OverrideLevel = 0
+	}
+	if sl := n.Translation.SourceLocale; sl != "" {
+		if tag, ok := NormalizeLocale(sl); ok {
+			n.Translation.SourceLocale = tag
+		} else {
+			n.Translation.SourceLocale = ""
+			nz.repair("node %q: source locale %q is not a language tag: left out", n.ID, sl)
+		}
+	}
+	if n.NodeType.DisplayName == "" {
+		n.NodeType.DisplayName = n.NodeType.Name
+	}
+	n.Segment = nz.segment(n.ID)
+	return n
+}
+
+// segment is the unique path segment of the node whose id is id: its
+// slug, or for a slug given before, the slug of id#2, id#3, ...
+func (nz *normalizer) segment(id string) string {
+	seg := slug.ID(id)
+	if k := nz.used[seg]; k > 0 {
+		nz.used[seg]++
+		return slug.ID(id + "#" + strconv.Itoa(k+1))
+	}
+	nz.used[seg] = 1
+	return seg
 }
 
 // cutLine cuts s, a PlainText, to about MaxLineBytes on a character

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -18,9 +17,8 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func newMem(t *testing.T) *blob.Bucket {
 	t.Helper()
@@ -150,7 +148,7 @@ func TestDryRunChangesNothing(t *testing.T) {
 	if err := res.Plan.Print(&out, 0); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "dryrun.golden", out.Bytes())
+	golden.Check(t, filepath.Join("testdata", "dryrun.golden"), out.Bytes())
 
 	out.Reset()
 	if err := res.Plan.Print(&out, 2); err != nil {
@@ -158,24 +156,6 @@ func TestDryRunChangesNothing(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "... and 5 more uploads") || !strings.Contains(out.String(), "... and 8 more deletions") {
 		t.Errorf("plan limited to 2 of each:\n%s", out.String())
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test -update after checking):\n got:\n%s\nwant:\n%s", path, got, want)
 	}
 }
 

@@ -31,9 +31,13 @@ const (
 
 // findVersitygw returns the versitygw binary: $CUREX_VERSITYGW, else
 // versitygw on PATH, else $(go env GOPATH)/bin/versitygw. It skips the test
-// when there is none, or fails it when CUREX_REQUIRE_TOOLS=1.
+// when there is none, or fails it when CUREX_REQUIRE_TOOLS=1. With -short
+// (make check), which runs no external program, it skips.
 func findVersitygw(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: no versitygw (make test runs it)")
+	}
 	if p := os.Getenv("CUREX_VERSITYGW"); p != "" {
 		if _, err := os.Stat(p); err != nil {
 			t.Fatalf("CUREX_VERSITYGW=%s: %v", p, err)

@@ -18,7 +18,7 @@
     var saved = {};
     try { saved = JSON.parse(store.getItem(key) || "{}"); } catch (e) { saved = {}; }
     side.querySelectorAll(".tree details").forEach(function (d) {
-      var a = d.parentNode.querySelector("a.tree__link");
+      var a = d.parentNode.querySelector(":scope > a");
       var id = a && a.getAttribute("href");
       if (!id) { return; }
       if (saved[id] === true && !d.open) { d.open = true; }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/curex/curex/exporter/render/attrs"
+	"github.com/curex/curex/internal/golden"
 )
 
 // TestNodeGolden renders real nodes of the sample dataset.
@@ -28,27 +32,27 @@ func TestNodeGolden(t *testing.T) {
 		{"variant-addition", "111", "alg-tx-l1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			title, attrs := sampleAttrs(t, tc.cur, tc.id, tc.locale)
-			got, err := r.Node(attrs, title, nil, "n-"+tc.id+"-")
+			title, members := sampleAttrs(t, tc.cur, tc.id, tc.locale)
+			got, err := r.Node(members, title, nil, "n-"+tc.id+"-")
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkHTML(t, string(got))
 			// Deterministic: a second run gives the same bytes.
-			again, _ := r.Node(attrs, title, nil, "n-"+tc.id+"-")
+			again, _ := r.Node(members, title, nil, "n-"+tc.id+"-")
 			if again != got {
 				t.Fatal("second rendering differs")
 			}
 			// Nothing silently dropped: every member shows up.
-			for k := range attrs {
-				if k == keyDescription || k == keyTitle {
+			for k := range members {
+				if k == attrs.KeyDescription || k == attrs.KeyTitle {
 					continue
 				}
 				if !strings.Contains(string(got), ">"+escape(DefaultLabel(k))+"</h2>") {
 					t.Errorf("member %q has no section", k)
 				}
 			}
-			golden(t, tc.name+".html", string(got))
+			golden.Check(t, filepath.Join("testdata", tc.name+".html"), []byte(got))
 		})
 	}
 }
@@ -205,8 +209,17 @@ func TestNodeShapes(t *testing.T) {
 		{"strings", `["a","*b*"]`, []string{"<ul>\n<li>a</li>\n<li><em>b</em></li>\n</ul>"}, nil},
 		{"mixed", `["a",1,null,true,{"k":"v"},[]]`, []string{"<li>1</li>", `<li><code class="json">null</code></li>`, `<dl class="fields">`}, nil},
 		{"terms", `[{"term":"T","definition":"D"},{"word":"W","meaning":"M"}]`, []string{"<dl class=\"terms\">\n<dt>T</dt>\n<dd>D</dd>\n<dt>W</dt>\n<dd>M</dd>\n</dl>"}, nil},
-		{"not terms", `[{"term":"T","definition":"D","extra":1}]`, []string{`<ul class="records">`, "<dt>Extra</dt>"}, nil},
-		{"records", `[{"criterion":"C","points":30}]`, []string{"<ul class=\"records\">\n<li><dl class=\"fields\">\n<dt>Criterion</dt>\n<dd>C</dd>\n<dt>Points</dt>\n<dd>30</dd>\n</dl></li>\n</ul>"}, nil},
+		{"not terms", `[{"term":"T","definition":"D","extra":1}]`, []string{`<table class="records">`, "<th>Extra</th>"}, nil},
+		{"term on two lines", `[{"term":"T\nU","definition":"D"}]`, []string{`<ul class="records">`, "<dt>Term</dt>"}, []string{`<dl class="terms">`}},
+		{"blank term", `[{"term":" ","definition":"D"}]`, []string{`<table class="records">`}, []string{`<dl class="terms">`}},
+		{"flat records", `[{"criterion":"C","points":30}]`, []string{"<table class=\"records\">\n<thead>\n<tr>\n<th>Criterion</th>\n<th>Points</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>C</td>\n<td>30</td>\n</tr>\n</tbody>\n</table>"}, []string{"<ul"}},
+		{"flat records, null and missing", `[{"a":"*x*","b":null},{"c":true}]`, []string{"<th>A</th>\n<th>B</th>\n<th>C</th>", "<tr>\n<td><em>x</em></td>\n<td></td>\n<td></td>\n</tr>", "<tr>\n<td></td>\n<td></td>\n<td>true</td>\n</tr>"}, nil},
+		{"hostile cells", `[{"<b>k":"<script>x</script>","l":"[a](javascript:b)"}]`, []string{"<th>&lt;b&gt;k</th>", "&lt;script&gt;"}, []string{"<script", "javascript:"}},
+		{"records with a list", `[{"criterion":"C","levels":["a","b"]}]`, []string{"<ul class=\"records\">\n<li><dl class=\"fields\">\n<dt>Criterion</dt>\n<dd>C</dd>\n<dt>Levels</dt>\n<dd><ul>"}, []string{"<table"}},
+		{"records with a paragraph", `[{"criterion":"C\n\nmore"}]`, []string{`<ul class="records">`}, []string{"<table"}},
+		{"nine columns", `[{"a":1,"b":2,"c":3,"d":4,"e":5},{"f":6,"g":7,"h":8,"i":9}]`, []string{`<ul class="records">`}, []string{"<table"}},
+		{"eight columns", `[{"a":1,"b":2,"c":3,"d":4,"e":5},{"f":6,"g":7,"h":8,"a":9}]`, []string{`<table class="records">`, "<th>H</th>"}, nil},
+		{"nested table", `{"rubric":[{"c":"C","p":1}]}`, []string{"<dt>Rubric</dt>\n<dd><table class=\"records\">"}, nil},
 		{"object", `{"b":{"c":[1]},"a":"x","z":null}`, []string{"<dt>A</dt>\n<dd>x</dd>\n<dt>B</dt>"}, []string{"<dt>Z</dt>"}},
 		{"multiline in object", `{"a":"para 1\n\npara 2"}`, []string{"<dd><p>para 1</p>\n<p>para 2</p>\n</dd>"}, nil},
 		{"invalid", `{"a":`, []string{`<pre class="value raw"><code>{&#34;a&#34;:</code></pre>`}, nil},
@@ -481,9 +494,10 @@ func TestPlainText(t *testing.T) {
 func TestLargeInputs(t *testing.T) {
 	r := New()
 	mb := 1 << 20
-	if raceFactor == 1 {
-		// The race detector slows goldmark some twentyfold: check the
-		// same shapes at 1/8 of the size, which still shows a blowup.
+	if raceFactor == 1 || testing.Short() {
+		// The race detector slows goldmark some twentyfold, and -short
+		// (make check) wants seconds: check the same shapes at 1/8 of
+		// the size, which still shows a blowup.
 		mb >>= 3
 	}
 	deepArray := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)

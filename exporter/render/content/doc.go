@@ -31,10 +31,12 @@
 //   - Heading and footnote ids start with a per-call prefix, so several
 //     Markdown blocks can share a page.
 //
-// Node renders every attribute: "description" first, then
+// Node renders every attribute as package attrs reads it, the same reading
+// as the Markdown bundle's: "description" first, then
 // "learning_objectives", then all other members sorted by key, each in its
 // own section with a labelled heading. JSON null means "no value" and is
-// omitted; every other value is shown, in the tidiest form its shape allows,
-// down to escaped JSON for shapes with no better form. Output is
-// deterministic: the same input always gives the same bytes.
+// omitted; every other value is shown, in the tidiest form its shape allows
+// (flat records as a table), down to escaped JSON for shapes with no better
+// form. Output is deterministic: the same input always gives the same
+// bytes.
 package content

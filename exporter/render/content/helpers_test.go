@@ -2,9 +2,6 @@ package content
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,8 +11,6 @@ import (
 
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // forbiddenElements may never appear as elements in rendered output.
 var forbiddenElements = map[string]bool{
@@ -176,25 +171,6 @@ func badURL(elem, v string) string {
 		}
 	}
 	return ""
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden file (run go test -update after checking):\n--- got:\n%s", path, got)
-	}
 }
 
 // sampleAttrs returns the attributes of node id in curriculum cur of the

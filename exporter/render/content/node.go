@@ -3,42 +3,27 @@ package content
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
-	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/curex/curex/exporter/render/attrs"
 )
 
-// Limits on what Node shows of unusual values.
-const (
-	// maxDepth is how deep arrays and objects nest as lists and definition
-	// lists; deeper values are shown as compact JSON.
-	maxDepth = 8
-	// maxCompactRunes is how much compact JSON is shown past maxDepth.
-	maxCompactRunes = 200
-	// maxRawBytes is how much of a member that is not valid JSON is shown.
-	maxRawBytes = 4096
-)
-
-// Attribute members with a place of their own.
-const (
-	keyDescription = "description"
-	keyObjectives  = "learning_objectives"
-	keyTitle       = "title"
-)
+// maxRawBytes is how much of a member that is not valid JSON is shown.
+const maxRawBytes = 4096
 
 // Node renders all attributes of a node with level-2 section headings; see
 // NodeLevel.
-func (r *Renderer) Node(attrs map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string) (template.HTML, error) {
-	return r.NodeLevel(attrs, nodeTitle, labels, idPrefix, 0)
+func (r *Renderer) Node(attributes map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string) (template.HTML, error) {
+	return r.NodeLevel(attributes, nodeTitle, labels, idPrefix, 0)
 }
 
-// NodeLevel renders all attributes of a node, in this order:
+// NodeLevel renders all attributes of a node, as package attrs reads
+// them, in this order:
 //
 //   - "description", a Markdown string, first and without a heading, in a
 //     <div class="description">;
@@ -48,20 +33,22 @@ func (r *Renderer) Node(attrs map[string]json.RawMessage, nodeTitle string, labe
 //     attr-KEY"> with an <hN>label</hN>, KEY reduced to [a-z0-9-].
 //
 // Values: a string is Markdown; an array of strings a <ul>; an array of
-// {term, definition}-like pairs a <dl class="terms">; an array of other
-// objects a <ul class="records"> with a <dl class="fields"> per object; an
-// object a <dl class="fields"> of its members, recursively, down to 8
-// levels and then compact JSON in <code class="json">, truncated; a number
-// or boolean a <p class="value">. JSON null means no value: null members
-// are omitted (null array elements are shown as null, to keep positions).
-// A member that is not valid JSON is shown escaped in <pre class="value
-// raw">. "title" is skipped when it equals nodeTitle, else rendered.
+// {term, definition}-like pairs a <dl class="terms">; an array of flat
+// records (numbers, booleans, null or one-line strings; at most 8 keys in
+// all) a <table class="records">, a column per key; an array of other objects a <ul class="records"> with a
+// <dl class="fields"> per object; an object a <dl class="fields"> of its
+// members, recursively, down to 8 levels and then compact JSON in <code
+// class="json">, truncated; a number or boolean a <p class="value">. JSON
+// null means no value: null members are omitted (null array elements are
+// shown as null, to keep positions; null table cells are empty). A member
+// that is not valid JSON is shown escaped in <pre class="value raw">.
+// "title" is skipped when it equals nodeTitle, else rendered.
 //
 // headingLevel sets the level N of the section headings: 2 when 0, at most
 // 6. Headings inside Markdown are moved down to fit under them. Heading and
 // footnote ids start with idPrefix followed by the member's class name.
 // labels names the members (nil: DefaultLabel).
-func (r *Renderer) NodeLevel(attrs map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string, headingLevel int) (template.HTML, error) {
+func (r *Renderer) NodeLevel(attributes map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string, headingLevel int) (template.HTML, error) {
 	if headingLevel <= 0 {
 		headingLevel = 2
 	}
@@ -73,46 +60,12 @@ func (r *Renderer) NodeLevel(attrs map[string]json.RawMessage, nodeTitle string,
 		level:  headingLevel,
 		used:   map[string]bool{},
 	}
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmpKey)
-	for _, k := range keys {
-		if err := w.member(k, attrs[k], nodeTitle); err != nil {
+	for _, s := range attrs.Parse(attributes, nodeTitle) {
+		if err := w.section(s); err != nil {
 			return "", err
 		}
 	}
 	return template.HTML(w.buf.String()), nil
-}
-
-func rank(key string) int {
-	switch key {
-	case keyDescription:
-		return 0
-	case keyObjectives:
-		return 1
-	}
-	return 2
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// cmpKey orders description first, learning_objectives second, then the
-// other keys by byte order.
-func cmpKey(a, b string) int {
-	if c := cmpInt(rank(a), rank(b)); c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
 }
 
 // nodeWriter holds the state of one Node call.
@@ -139,44 +92,15 @@ func (w *nodeWriter) idPrefix(base string) string {
 	return p
 }
 
-// errInvalid marks a member that is not one valid JSON value.
-var errInvalid = errors.New("invalid JSON")
-
-// decode parses one member. null is reported by isNull.
-func decode(raw []byte) (v any, isNull bool, err error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, true, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return nil, false, errInvalid
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false, errInvalid
-	}
-	return v, v == nil, nil
-}
-
-func (w *nodeWriter) member(key string, raw json.RawMessage, nodeTitle string) error {
-	v, isNull, err := decode(raw)
-	if isNull {
-		return nil
-	}
-	if key == keyTitle {
-		if s, ok := v.(string); ok && strings.TrimSpace(s) == strings.TrimSpace(nodeTitle) {
-			return nil
-		}
-	}
-	cls := className(key)
+func (w *nodeWriter) section(s attrs.Section) error {
+	cls := className(s.Key)
 	base := w.prefix + cls + "-"
 	if cls == "" {
 		base = w.prefix + "attr-"
 	}
-	if s, ok := v.(string); ok && key == keyDescription && err == nil {
+	if s.Lead {
 		w.buf.WriteString(`<div class="description">` + "\n")
-		if err := w.r.markdown(&w.buf, s, w.idPrefix(base), w.level-1, false); err != nil {
+		if err := w.r.markdown(&w.buf, s.Value.Text, w.idPrefix(base), w.level-1, false); err != nil {
 			return err
 		}
 		w.buf.WriteString("</div>\n")
@@ -187,24 +111,24 @@ func (w *nodeWriter) member(key string, raw json.RawMessage, nodeTitle string) e
 	if cls != "" {
 		section += " attr-" + cls
 	}
-	if key == keyObjectives {
+	if s.Key == attrs.KeyObjectives {
 		section = "objectives"
 	}
 	h := strconv.Itoa(w.level)
-	fmt.Fprintf(&w.buf, "<section class=\"%s\">\n<h%s>%s</h%s>\n", section, h, escape(w.labels.label(key)), h)
-	switch v := v.(type) {
-	case nil:
-		w.raw(raw)
-	case string:
-		if err := w.r.markdown(&w.buf, v, w.idPrefix(base), w.level, false); err != nil {
+	fmt.Fprintf(&w.buf, "<section class=\"%s\">\n<h%s>%s</h%s>\n", section, h, escape(w.labels.label(s.Key)), h)
+	switch v := s.Value; v.Kind {
+	case attrs.Invalid:
+		w.raw(s.Raw)
+	case attrs.Text:
+		if err := w.r.markdown(&w.buf, v.Text, w.idPrefix(base), w.level, false); err != nil {
 			return err
 		}
-	case json.Number, bool:
+	case attrs.Number, attrs.Bool:
 		w.buf.WriteString(`<p class="value">`)
 		w.scalar(v)
 		w.buf.WriteString("</p>\n")
 	default:
-		if err := w.value(v, 1, base); err != nil {
+		if err := w.value(v, base); err != nil {
 			return err
 		}
 		w.buf.WriteByte('\n')
@@ -228,165 +152,121 @@ func (w *nodeWriter) raw(raw []byte) {
 	w.buf.WriteString("</code></pre>\n")
 }
 
-func (w *nodeWriter) scalar(v any) {
-	switch v := v.(type) {
-	case json.Number:
-		w.buf.WriteString(escape(v.String()))
-	case bool:
-		w.buf.WriteString(strconv.FormatBool(v))
+// scalar writes a Number or Bool.
+func (w *nodeWriter) scalar(v attrs.Value) {
+	switch v.Kind {
+	case attrs.Number:
+		w.buf.WriteString(escape(v.Text))
+	case attrs.Bool:
+		w.buf.WriteString(strconv.FormatBool(v.Bool))
 	}
 }
 
-// compact shows v as compact JSON in <code>, truncated.
-func (w *nodeWriter) compact(v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	s := "…"
-	if err := enc.Encode(v); err == nil {
-		s = strings.TrimSuffix(b.String(), "\n")
-		if utf8.RuneCountInString(s) > maxCompactRunes {
-			n := 0
-			for i := range s {
-				if n == maxCompactRunes {
-					s = s[:i] + "…"
-					break
-				}
-				n++
-			}
-		}
-	}
+// code writes s, JSON, in <code class="json">.
+func (w *nodeWriter) code(s string) {
 	w.buf.WriteString(`<code class="json">`)
 	w.buf.WriteString(escape(s))
 	w.buf.WriteString(`</code>`)
 }
 
-// value writes v for a list item or definition; depth counts the arrays
-// and objects around it.
-func (w *nodeWriter) value(v any, depth int, base string) error {
-	if depth > maxDepth {
-		w.compact(v)
-		return nil
-	}
-	switch v := v.(type) {
-	case nil:
-		w.buf.WriteString(`<code class="json">null</code>`)
-	case string:
-		return w.text(v, base)
-	case json.Number, bool:
+// value writes v for a section, a list item, a definition or a cell.
+func (w *nodeWriter) value(v attrs.Value, base string) error {
+	switch v.Kind {
+	case attrs.Null:
+		w.code("null")
+	case attrs.Text:
+		return w.text(v.Text, base)
+	case attrs.Number, attrs.Bool:
 		w.scalar(v)
-	case []any:
-		return w.array(v, depth, base)
-	case map[string]any:
-		return w.object(v, depth, base)
-	default:
-		w.compact(v)
+	case attrs.JSON:
+		w.code(v.Text)
+	case attrs.Terms:
+		return w.terms(v.Terms, base)
+	case attrs.Table:
+		return w.table(v, base)
+	case attrs.Records:
+		return w.list(`<ul class="records">`, v.Items, base)
+	case attrs.List:
+		if len(v.Items) == 0 {
+			w.code("[]")
+			return nil
+		}
+		return w.list("<ul>", v.Items, base)
+	case attrs.Fields:
+		return w.fields(v.Fields, base)
 	}
 	return nil
 }
 
-// Keys that make a two-member object a term and its definition.
-var (
-	termKeys       = []string{"term", "word", "name", "title", "label", "concept", "key"}
-	definitionKeys = []string{"definition", "meaning", "description", "value", "explanation", "text"}
-)
-
-// termPair returns the term and definition of a {term, definition}-like
-// object: exactly two string members, one named like a term and one like a
-// definition.
-func termPair(v any) (term, def string, ok bool) {
-	m, isMap := v.(map[string]any)
-	if !isMap || len(m) != 2 {
-		return "", "", false
+// list writes items as a list opened by open.
+func (w *nodeWriter) list(open string, items []attrs.Value, base string) error {
+	w.buf.WriteString(open)
+	for _, e := range items {
+		w.buf.WriteString("\n<li>")
+		if err := w.value(e, base); err != nil {
+			return err
+		}
+		w.buf.WriteString("</li>")
 	}
-	var haveTerm, haveDef bool
-	for k, x := range m {
-		s, isStr := x.(string)
-		if !isStr {
-			return "", "", false
-		}
-		switch {
-		case slices.Contains(termKeys, k) && !haveTerm:
-			term, haveTerm = s, true
-		case slices.Contains(definitionKeys, k) && !haveDef:
-			def, haveDef = s, true
-		}
-	}
-	return term, def, haveTerm && haveDef
-}
-
-func (w *nodeWriter) array(a []any, depth int, base string) error {
-	if len(a) == 0 {
-		w.buf.WriteString(`<code class="json">[]</code>`)
-		return nil
-	}
-	terms, records := true, true
-	for _, e := range a {
-		if _, _, ok := termPair(e); !ok {
-			terms = false
-		}
-		if m, ok := e.(map[string]any); !ok || len(m) == 0 {
-			records = false
-		}
-	}
-	switch {
-	case terms:
-		w.buf.WriteString(`<dl class="terms">`)
-		for _, e := range a {
-			term, def, _ := termPair(e)
-			w.buf.WriteString("\n<dt>")
-			if err := w.text(term, base); err != nil {
-				return err
-			}
-			w.buf.WriteString("</dt>\n<dd>")
-			if err := w.text(def, base); err != nil {
-				return err
-			}
-			w.buf.WriteString("</dd>")
-		}
-		w.buf.WriteString("\n</dl>")
-	case records:
-		w.buf.WriteString(`<ul class="records">`)
-		for _, e := range a {
-			w.buf.WriteString("\n<li>")
-			if err := w.value(e, depth+1, base); err != nil {
-				return err
-			}
-			w.buf.WriteString("</li>")
-		}
-		w.buf.WriteString("\n</ul>")
-	default:
-		w.buf.WriteString("<ul>")
-		for _, e := range a {
-			w.buf.WriteString("\n<li>")
-			if err := w.value(e, depth+1, base); err != nil {
-				return err
-			}
-			w.buf.WriteString("</li>")
-		}
-		w.buf.WriteString("\n</ul>")
-	}
+	w.buf.WriteString("\n</ul>")
 	return nil
 }
 
-func (w *nodeWriter) object(m map[string]any, depth int, base string) error {
-	keys := make([]string, 0, len(m))
-	for k, x := range m {
-		if x != nil {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		w.buf.WriteString(`<code class="json">{}</code>`)
-		return nil
-	}
-	slices.Sort(keys)
-	w.buf.WriteString(`<dl class="fields">`)
-	for _, k := range keys {
+func (w *nodeWriter) terms(terms []attrs.Term, base string) error {
+	w.buf.WriteString(`<dl class="terms">`)
+	for _, t := range terms {
 		w.buf.WriteString("\n<dt>")
-		w.buf.WriteString(escape(w.labels.label(k)))
+		if err := w.text(t.Term, base); err != nil {
+			return err
+		}
 		w.buf.WriteString("</dt>\n<dd>")
-		if err := w.value(m[k], depth+1, base); err != nil {
+		if err := w.text(t.Definition, base); err != nil {
+			return err
+		}
+		w.buf.WriteString("</dd>")
+	}
+	w.buf.WriteString("\n</dl>")
+	return nil
+}
+
+// table writes flat records as a table, a column per key; a null or
+// missing value is an empty cell.
+func (w *nodeWriter) table(v attrs.Value, base string) error {
+	w.buf.WriteString("<table class=\"records\">\n<thead>\n<tr>")
+	for _, k := range v.Columns {
+		w.buf.WriteString("\n<th>")
+		w.buf.WriteString(escape(w.labels.label(k)))
+		w.buf.WriteString("</th>")
+	}
+	w.buf.WriteString("\n</tr>\n</thead>\n<tbody>")
+	for _, rec := range v.Items {
+		w.buf.WriteString("\n<tr>")
+		for _, k := range v.Columns {
+			w.buf.WriteString("\n<td>")
+			if x, ok := rec.Get(k); ok {
+				if err := w.value(x, base); err != nil {
+					return err
+				}
+			}
+			w.buf.WriteString("</td>")
+		}
+		w.buf.WriteString("\n</tr>")
+	}
+	w.buf.WriteString("\n</tbody>\n</table>")
+	return nil
+}
+
+func (w *nodeWriter) fields(fs []attrs.Field, base string) error {
+	if len(fs) == 0 {
+		w.code("{}")
+		return nil
+	}
+	w.buf.WriteString(`<dl class="fields">`)
+	for _, f := range fs {
+		w.buf.WriteString("\n<dt>")
+		w.buf.WriteString(escape(w.labels.label(f.Key)))
+		w.buf.WriteString("</dt>\n<dd>")
+		if err := w.value(f.Value, base); err != nil {
 			return err
 		}
 		w.buf.WriteString("</dd>")

@@ -1,14 +1,12 @@
 package handbook
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/curex/curex/internal/golden"
+)
 
 // TestGolden compares the handbooks of two sample exports with
 // testdata/: Spanish (left to right, one fallback node) and the Houston ISD
@@ -22,20 +20,7 @@ func TestGolden(t *testing.T) {
 			tr, info := sample(t, dir)
 			got := render(t, r, tr, info)
 			checkDocument(t, got)
-			golden := filepath.Join("testdata", strings.ReplaceAll(dir, "/", "-")+".golden.html")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s (run go test -update to accept):\n%s", dir, golden, firstDiff(string(want), got))
-			}
+			golden.Check(t, filepath.Join("testdata", strings.ReplaceAll(dir, "/", "-")+".golden.html"), []byte(got))
 		})
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/internal/golden"
 	"github.com/curex/curex/templates"
 )
 
@@ -513,7 +514,7 @@ func TestDeterministicAndConcurrent(t *testing.T) {
 			t.Fatal(errs[i])
 		}
 		if !bytes.Equal(outs[i], []byte(want)) {
-			t.Fatalf("render %d differs:\n%s", i, firstDiff(want, string(outs[i])))
+			t.Fatalf("render %d differs:\n%s", i, golden.FirstDiff([]byte(want), outs[i]))
 		}
 	}
 }

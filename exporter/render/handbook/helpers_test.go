@@ -2,7 +2,6 @@ package handbook
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -216,22 +215,4 @@ func checkDocument(t testing.TB, doc string) {
 	if _, ok := attr(h[0], "lang"); !ok {
 		t.Error("<html> has no lang")
 	}
-}
-
-// firstDiff shows the first differing line of two texts.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(wl), len(gl)) {
-		var a, b string
-		if i < len(wl) {
-			a = wl[i]
-		}
-		if i < len(gl) {
-			b = gl[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, a, b)
-		}
-	}
-	return "(no line differs)"
 }

@@ -26,9 +26,9 @@ type asset struct {
 // assetSet holds the theme's files: the known assets by logical name
 // ("site.css") and the extra files a theme folder brings.
 type assetSet struct {
-	byName map[string]asset // logical name -> hashed file
-	extra  []asset          // theme files written as they are
-	icons  map[string]bool  // icon names with an SVG
+	byName map[string]asset  // logical name -> hashed file
+	extra  []asset           // theme files written as they are
+	icons  map[string]string // class by icon name, for icons with an SVG
 }
 
 // hashed names data after its logical name with a short content hash:
@@ -62,7 +62,7 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 			return nil, fmt.Errorf("theme %s: %w", themeDir, err)
 		}
 	}
-	s := &assetSet{byName: map[string]asset{}, icons: map[string]bool{}}
+	s := &assetSet{byName: map[string]asset{}, icons: map[string]string{}}
 	// Icons become one style sheet of data URLs used as CSS masks, so they
 	// follow the text colour and load from file:// like any style sheet.
 	var icons strings.Builder
@@ -79,7 +79,7 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 			if !validIconName(n) {
 				continue
 			}
-			s.icons[n] = true
+			s.icons[n] = "icon-" + n
 			fmt.Fprintf(&icons, ".icon-%s{--icon:url(\"data:image/svg+xml;base64,%s\")}\n", n, base64.StdEncoding.EncodeToString(files[k]))
 		}
 	}
@@ -152,8 +152,8 @@ func readTree(fsys fs.FS, files map[string][]byte) error {
 // iconClass returns the CSS class of a node type's icon, the generic one
 // when the theme has no icon of that name.
 func (s *assetSet) iconClass(name string) string {
-	if s.icons[name] {
-		return "icon-" + name
+	if c, ok := s.icons[name]; ok {
+		return c
 	}
 	return "icon-generic"
 }

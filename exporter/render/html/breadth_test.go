@@ -104,7 +104,12 @@ func TestSidebarBoundedByBreadth(t *testing.T) {
 	sizes := map[int]int{}
 	for _, n := range []int{500, 5000} {
 		w := probe(t, n, 0, 1, 20, 21)
-		sizes[n] = w.maxLen
+		// The same pages in both trees: which others the workers render
+		// before the probe stops them depends on scheduling, and a page
+		// further on lists longer numbers.
+		for _, page := range w.kept {
+			sizes[n] = max(sizes[n], len(page))
+		}
 		if w.maxLen > limit {
 			t.Errorf("%d siblings: a node page of %d bytes, want at most %d", n, w.maxLen, limit)
 		}
@@ -122,7 +127,7 @@ func TestSidebarBoundedByBreadth(t *testing.T) {
 			}
 		}
 		for _, more := range []string{"… 10 more in the contents", fmt.Sprintf("… %d more in the contents", n-31)} {
-			if !strings.Contains(sidebar, `<a class="tree__link tree__more" href="../index.html">`+more+`</a>`) {
+			if !strings.Contains(sidebar, `<a class="tree__more" href="../index.html">`+more+`</a>`) {
 				t.Errorf("%d siblings: the sidebar of lesson 20 lacks a link %q to the contents", n, more)
 			}
 		}

@@ -102,12 +102,12 @@ func pager(t *testing.T, w *memWriter, page string) (prev, next string) {
 	t.Helper()
 	doc := parse(t, w, page)
 	for _, tc := range []struct {
-		class string
-		to    *string
-	}{{"pager__prev", &prev}, {"pager__next", &next}} {
-		as := find(doc, "a", "class", tc.class)
+		rel string
+		to  *string
+	}{{"prev", &prev}, {"next", &next}} {
+		as := find(doc, "a", "rel", tc.rel)
 		if len(as) > 1 {
-			t.Errorf("%s: %d %s links", page, len(as), tc.class)
+			t.Errorf("%s: %d %s links", page, len(as), tc.rel)
 		}
 		if len(as) == 1 {
 			href, _ := attr(as[0], "href")

@@ -149,7 +149,15 @@ type TreeItem struct {
 	// Open and Current mark the path to the page's node.
 	Open, Current bool
 	// More is set when the node has children that are not listed here.
-	More     bool
+	More bool
+	// ListClass holds the classes the items of this item's list share,
+	// the same on each of them: the icon class of the list's first node,
+	// and "more" when that node has children not listed. The sidebar sets
+	// them once, on the list, so that an item weighs little.
+	ListClass string
+	// Class holds the item's own classes (its Icon, and "more" when More)
+	// when they differ from ListClass, else "".
+	Class    string
 	Children []*TreeItem
 	// HTML, when set, is this item already rendered by the tree-item
 	// block (an item off the path to the page's node looks the same on

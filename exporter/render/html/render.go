@@ -68,6 +68,11 @@ type Renderer struct {
 	pages   map[string]*template.Template
 	assets  *assetSet
 	content *contentRenderer
+	// joinItems is set when the "tree" template is the embedded one,
+	// which prints a list's items one a line: a run of items rendered
+	// once per tree is then handed to it as one item, joined the same
+	// way, which saves the template a step per item on every page.
+	joinItems bool
 
 	// buffers holds page buffers for reuse (*bytes.Buffer): a page is
 	// rendered into one and written; a buffer grown anew for every page
@@ -103,7 +108,27 @@ func New(o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, content: cr, trees: map[string]*treeRecord{}}, nil
+	return &Renderer{opts: o, pages: pages, assets: assets, content: cr, trees: map[string]*treeRecord{},
+		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
+}
+
+// embeddedTree is the embedded templates' definition of "tree" (nil if
+// they had none or fail to parse, which loadTemplates reports).
+func embeddedTree() *template.Template {
+	t, err := template.New("curex").ParseFS(templates.FS, "partials.html")
+	if err != nil {
+		return nil
+	}
+	return t.Lookup("tree")
+}
+
+// sameTemplate says whether t's template name has the definition of want.
+func sameTemplate(t, want *template.Template, name string) bool {
+	if t == nil || want == nil || want.Tree == nil {
+		return false
+	}
+	got := t.Lookup(name)
+	return got != nil && got.Tree != nil && got.Tree.Root.String() == want.Tree.Root.String()
 }
 
 // loadTemplates parses, for every page kind, the shared embedded templates,

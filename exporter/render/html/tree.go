@@ -319,27 +319,52 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		lo, hi = window(ns, open, current)
 	}
 	out := make([]*TreeItem, 0, hi-lo+2)
+	// The list's classes come from its first node, in or out of the
+	// window, so an item's markup does not depend on the page.
+	listClass := x.itemClass(ns[0], len(ns[0].Children) > 0 && !all)
 	if lo > 0 {
-		out = append(out, x.elided(p, lo))
+		out = append(out, x.elided(p, lo, listClass))
+	}
+	// run gathers items rendered once per tree that follow one another,
+	// to be given to "tree" as one item (see Renderer.joinItems).
+	var run []string
+	flush := func() {
+		switch len(run) {
+		case 0:
+			return
+		case 1:
+			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(run[0])}) // output of html/template
+		default:
+			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(strings.Join(run, "\n"))}) // idem
+		}
+		run = run[:0]
 	}
 	for _, n := range ns[lo:hi] {
 		href := p.Href(x.pages[n])
 		more := len(n.Children) > 0 && !all && !open[n.ID]
 		// An item off the path to the page's node renders the same on
 		// every node page (they all sit at the same depth): once per tree.
+		// Its link is its key: off the path, More and Class follow from
+		// the node alone, as all is the same for every node page.
 		key := ""
 		if p.Kind == "node" && !open[n.ID] && n.ID != current {
 			key = href
-			if more {
-				key += "\x00more"
-			}
 			if h, ok := x.itemCache[key]; ok {
-				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, HTML: h})
+				if x.r.joinItems {
+					run = append(run, string(h))
+					continue
+				}
+				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, ListClass: listClass, HTML: h})
 				continue
 			}
 		}
+		flush()
 		it := &TreeItem{Title: n.Title, Href: href, Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
-			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more}
+			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more,
+			ListClass: listClass}
+		if c := x.itemClass(n, more); c != listClass {
+			it.Class = c
+		}
 		if len(n.Children) > 0 && !more {
 			it.Children = x.items(p, n.Children, open, all, current)
 			it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
@@ -356,10 +381,21 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		}
 		out = append(out, it)
 	}
+	flush()
 	if hi < len(ns) {
-		out = append(out, x.elided(p, len(ns)-hi))
+		out = append(out, x.elided(p, len(ns)-hi, listClass))
 	}
 	return out
+}
+
+// itemClass is the classes of a sidebar item of node n: its icon, and
+// "more" when it has children the sidebar does not list.
+func (x *treeCtx) itemClass(n *model.Node, more bool) string {
+	c := x.r.assets.iconClass(n.NodeType.Icon)
+	if more {
+		c += " more"
+	}
+	return c
 }
 
 // window returns the range of siblings ns a windowed sidebar lists: at most
@@ -388,8 +424,8 @@ func window(ns []*model.Node, open map[string]bool, current string) (lo, hi int)
 
 // elided is the sidebar item that stands for k siblings left out of the
 // window: a link to the contents page, which lists every node.
-func (x *treeCtx) elided(p *Page, k int) *TreeItem {
-	return &TreeItem{Title: x.m.T("more_in_contents", k), Href: p.Href(x.toc), Elided: k}
+func (x *treeCtx) elided(p *Page, k int, listClass string) *TreeItem {
+	return &TreeItem{Title: x.m.T("more_in_contents", k), Href: p.Href(x.toc), Elided: k, ListClass: listClass}
 }
 
 // downloads lists the other forms of the tree the site links to.

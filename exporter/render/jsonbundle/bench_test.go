@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/internal/testtrees"
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 )
 
 // BenchmarkEncode encodes synthetic trees of 1k, 10k and 100k nodes shaped
@@ -44,7 +45,7 @@ func BenchmarkValidate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v, err := NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package jsonbundle
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,9 +11,8 @@ import (
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // goldenTrees are the hand-built trees with a golden tree.json each.
 var goldenTrees = []struct {
@@ -30,40 +27,9 @@ var goldenTrees = []struct {
 func TestGolden(t *testing.T) {
 	for _, g := range goldenTrees {
 		t.Run(g.name, func(t *testing.T) {
-			got := mustEncode(t, g.tree(false))
-			path := filepath.Join("testdata", g.name+".golden.json")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("tree.json differs from %s (run go test -update after checking the change):\n%s", path, firstDiff(got, want))
-			}
+			golden.Check(t, filepath.Join("testdata", g.name+".golden.json"), mustEncode(t, g.tree(false)))
 		})
 	}
-}
-
-// firstDiff shows the first line where got and want differ.
-func firstDiff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return "line " + itoa(i+1) + ":\n  got:  " + gl + "\n  want: " + wl
-		}
-	}
-	return "(no line differs)"
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -78,11 +44,11 @@ func TestStable(t *testing.T) {
 			first := mustEncode(t, tr)
 			for i := 0; i < 5; i++ {
 				if again := mustEncode(t, tr); !bytes.Equal(first, again) {
-					t.Fatalf("encoding %d differs from the first:\n%s", i+2, firstDiff(again, first))
+					t.Fatalf("encoding %d differs from the first:\n%s", i+2, golden.FirstDiff(first, again))
 				}
 			}
 			if rev := mustEncode(t, g.tree(true)); !bytes.Equal(first, rev) {
-				t.Fatalf("attribute maps filled in reverse order give other bytes:\n%s", firstDiff(rev, first))
+				t.Fatalf("attribute maps filled in reverse order give other bytes:\n%s", golden.FirstDiff(first, rev))
 			}
 			if again := mustEncode(t, g.tree(false)); !bytes.Equal(first, again) {
 				t.Fatal("a second, equal tree gives other bytes")
@@ -98,7 +64,7 @@ func TestCanonicalFormatting(t *testing.T) {
 	for _, g := range goldenTrees {
 		out := mustEncode(t, g.tree(false))
 		if want := reindented(t, out); !bytes.Equal(out, want) {
-			t.Errorf("%s: not in canonical indentation:\n%s", g.name, firstDiff(out, want))
+			t.Errorf("%s: not in canonical indentation:\n%s", g.name, golden.FirstDiff(want, out))
 		}
 		if !bytes.HasSuffix(out, []byte("}\n")) || bytes.HasSuffix(out, []byte("\n\n")) {
 			t.Errorf("%s: does not end in exactly one newline", g.name)

@@ -40,15 +40,6 @@ func ExampleEncode() {
 		fmt.Println(err)
 		return
 	}
-	v, err := jsonbundle.NewValidator()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	if err := v.Validate(out); err != nil {
-		fmt.Println(err)
-		return
-	}
 	fmt.Print(string(out))
 	// Output:
 	// {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/internal/golden"
 )
 
 // FuzzEncode builds a small tree from fuzzed ids, titles, an attribute
@@ -53,7 +54,7 @@ func FuzzEncode(f *testing.F) {
 			t.Fatalf("output is not valid JSON:\n%s", out)
 		}
 		if want := reindented(t, out); !bytes.Equal(out, want) {
-			t.Fatalf("not in canonical indentation:\n%s", firstDiff(out, want))
+			t.Fatalf("not in canonical indentation:\n%s", golden.FirstDiff(want, out))
 		}
 		if again, _ := Encode(tr); !bytes.Equal(out, again) {
 			t.Fatal("second encoding differs")

@@ -4,38 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
-)
 
-// TestSchemaCopyInSync fails when the embedded schema and the one shipped
-// in docs/ differ: copy docs/schema/tree.schema.json over the package's
-// tree.schema.json (or the other way round) after editing either.
-func TestSchemaCopyInSync(t *testing.T) {
-	docs, err := os.ReadFile("../../../docs/schema/tree.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(docs, schemaJSON) {
-		t.Fatal("docs/schema/tree.schema.json and exporter/render/jsonbundle/tree.schema.json differ; keep them identical")
-	}
-	if !bytes.Equal(SchemaJSON(), schemaJSON) {
-		t.Fatal("SchemaJSON does not return the embedded schema")
-	}
-	s := SchemaJSON()
-	s[0] = 'x'
-	if schemaJSON[0] == 'x' {
-		t.Fatal("SchemaJSON returns the embedded bytes themselves")
-	}
-}
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+)
 
 func schemaDoc(t *testing.T) map[string]any {
 	t.Helper()
 	var doc map[string]any
-	if err := json.Unmarshal(schemaJSON, &doc); err != nil {
+	if err := json.Unmarshal(jsonbundletest.SchemaJSON(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return doc
@@ -48,10 +27,10 @@ func TestSchemaHeader(t *testing.T) {
 	if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 		t.Errorf("$schema %v", doc["$schema"])
 	}
-	if doc["$id"] != SchemaID {
-		t.Errorf("$id %v, want %s", doc["$id"], SchemaID)
+	if doc["$id"] != jsonbundletest.SchemaID {
+		t.Errorf("$id %v, want %s", doc["$id"], jsonbundletest.SchemaID)
 	}
-	if _, err := NewValidator(); err != nil {
+	if _, err := jsonbundletest.NewValidator(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -165,7 +144,7 @@ func nodeAt(doc map[string]any, idx ...int) map[string]any {
 // TestSchemaRejects checks that the schema refuses broken documents and
 // that the error names the failing location.
 func TestSchemaRejects(t *testing.T) {
-	v, err := NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,9 +186,9 @@ func TestSchemaRejects(t *testing.T) {
 			if err == nil {
 				t.Fatal("document accepted")
 			}
-			var verr *ValidationError
+			var verr *jsonbundletest.ValidationError
 			if !errors.As(err, &verr) {
-				t.Fatalf("error %T %v, want *ValidationError", err, err)
+				t.Fatalf("error %T %v, want *jsonbundletest.ValidationError", err, err)
 			}
 			found := false
 			for _, p := range verr.Problems {
@@ -234,7 +213,7 @@ func TestSchemaRejects(t *testing.T) {
 // TestSchemaListsEveryProblem checks that several problems are all
 // reported, one line each.
 func TestSchemaListsEveryProblem(t *testing.T) {
-	v, err := NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +222,7 @@ func TestSchemaListsEveryProblem(t *testing.T) {
 		nodeAt(d, 0, 0)["path"] = "../x.html"
 		nodeAt(d, 1)["position"] = "first"
 	}))
-	var verr *ValidationError
+	var verr *jsonbundletest.ValidationError
 	if !errors.As(err, &verr) {
 		t.Fatalf("error %v", err)
 	}
@@ -262,7 +241,7 @@ func TestSchemaListsEveryProblem(t *testing.T) {
 // TestSchemaAcceptsFreeFormAttributes checks that anything goes inside
 // attributes, and that optional members may be left out.
 func TestSchemaAcceptsFreeFormAttributes(t *testing.T) {
-	v, err := NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,9 +264,9 @@ func TestSchemaAcceptsFreeFormAttributes(t *testing.T) {
 }
 
 // TestValidateSyntax checks that what is not one JSON value is reported
-// as a *SyntaxError.
+// as a *jsonbundletest.SyntaxError.
 func TestValidateSyntax(t *testing.T) {
-	v, err := NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,9 +281,9 @@ func TestValidateSyntax(t *testing.T) {
 		"unclosed":       []byte(`{"nodes": [`),
 	} {
 		err := v.Validate(data)
-		var serr *SyntaxError
+		var serr *jsonbundletest.SyntaxError
 		if !errors.As(err, &serr) {
-			t.Errorf("%s: error %T %v, want *SyntaxError", name, err, err)
+			t.Errorf("%s: error %T %v, want *jsonbundletest.SyntaxError", name, err, err)
 		}
 	}
 	if err := v.Validate([]byte("[]")); err == nil || !strings.Contains(err.Error(), "(document)") {
@@ -315,7 +294,7 @@ func TestValidateSyntax(t *testing.T) {
 // TestValidateConcurrent checks that one Validator serves goroutines at
 // once (run with -race).
 func TestValidateConcurrent(t *testing.T) {
-	v, err := NewValidator()
+	v, err := jsonbundletest.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,39 +306,6 @@ func TestValidateConcurrent(t *testing.T) {
 	for i := 0; i < cap(errs); i++ {
 		if err := <-errs; err != nil {
 			t.Error(err)
-		}
-	}
-}
-
-func TestCompareTokens(t *testing.T) {
-	locs := [][]string{{"nodes", "10"}, {"nodes", "2", "path"}, {"format"}, {}, {"nodes", "2"}, {"nodes", "10", "children", "0"}}
-	slices.SortFunc(locs, compareTokens)
-	var got []string
-	for _, l := range locs {
-		got = append(got, pointerOf(l))
-	}
-	if want := []string{"", "/format", "/nodes/2", "/nodes/2/path", "/nodes/10", "/nodes/10/children/0"}; !slices.Equal(got, want) {
-		t.Errorf("order %q, want %q", got, want)
-	}
-	if p := pointerOf([]string{"a/b", "c~d"}); p != "/a~1b/c~0d" {
-		t.Errorf("pointerOf escapes to %q", p)
-	}
-}
-
-// TestDecodeBothWays checks that the fast and the token-by-token decoder
-// read a document alike.
-func TestDecodeBothWays(t *testing.T) {
-	for _, data := range [][]byte{mustEncode(t, texasTree(false)), mustEncode(t, houstonTree(false)), []byte(`[1, "a", {"b": [true, null, {}]}, []]`)} {
-		fast, err := decode(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		slow, err := decodeTokens(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(fast, slow) {
-			t.Errorf("decoders disagree on %.200s", data)
 		}
 	}
 }

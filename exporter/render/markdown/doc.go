@@ -35,7 +35,9 @@
 // ordinal, status, inheritance, translation, locale, variant, curriculum,
 // variant chain, parent), a "# Title" heading, the description Markdown as
 // received, the learning objectives as a list, every other attribute under
-// a "## Label" heading, and links to its children. Links are relative and
+// a "## Label" heading, and links to its children. Attributes are read by
+// package attrs, as on the website, so a value takes the same form in
+// both: flat records a table, other records a list of records. Links are relative and
 // point at .md files, so they work in a code host's Markdown viewer, in
 // MkDocs and in mdBook.
 //

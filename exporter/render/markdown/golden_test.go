@@ -1,13 +1,12 @@
 package markdown
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/curex/curex/internal/golden"
 )
 
 // goldenExports are the sample exports kept as golden files: their file
@@ -63,62 +62,15 @@ func TestGolden(t *testing.T) {
 				names = append(names, name)
 			}
 			slices.Sort(names)
-			golden(t, filepath.Join(g.golden, "files.txt"), []byte(strings.Join(names, "\n")+"\n"))
+			golden.Check(t, filepath.Join("testdata", g.golden, "files.txt"), []byte(strings.Join(names, "\n")+"\n"))
 			for _, name := range g.files {
 				data, ok := files[name]
 				if !ok {
 					t.Errorf("no %s in the bundle; it has:\n%s", name, strings.Join(names, "\n"))
 					continue
 				}
-				golden(t, filepath.Join(g.golden, filepath.FromSlash(name)), data)
+				golden.Check(t, filepath.Join("testdata", g.golden, filepath.FromSlash(name)), data)
 			}
 		})
 	}
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking the change):\n%s", name, diff(string(want), string(got)))
-	}
-}
-
-// diff shows the first differing line of want and got.
-func diff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(wl), len(gl)); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want " + quoteLine(w) + "\n  got  " + quoteLine(g)
-		}
-	}
-	return "(same lines)"
-}
-
-func quoteLine(s string) string {
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return strconv.Quote(s)
 }

@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"maps"
 	"net/url"
@@ -21,8 +20,6 @@ import (
 	"github.com/curex/curex/exporter/internal/testtrees"
 	"github.com/curex/curex/exporter/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // memWriter keeps written files in memory and refuses to write a file
 // twice or a path that is not clean and relative.

@@ -239,6 +239,9 @@ func TestHostileAttributes(t *testing.T) {
 		"strings":             json.RawMessage(`["a | b", "- c", "# d"]`),
 		"terms":               json.RawMessage(`[{"term":"x","definition":"y"},{"word":"z","meaning":"w\nmore"}]`),
 		"records":             json.RawMessage(`[{"criterion":"a | b","points":30},{"criterion":"c","points":null,"extra":true}]`),
+		"rubric_levels":       json.RawMessage(`[{"criterion":"a | b","levels":["x","y"]},{"criterion":"c\nmore","points":2}]`),
+		"nested_table":        json.RawMessage(`{"rubric":[{"c":"C","p":1},{"c":"*D*"}]}`),
+		"empty_record":        json.RawMessage(`[{"x":null},{"b":[1]}]`),
 		"object":              json.RawMessage(`{"level":{"deeper":{"list":["a","b"],"n":1}},"empty":[],"gone":null}`),
 		"deep":                json.RawMessage(`{"a":{"b":{"c":{"d":{"e":{"f":1}}}}}}`),
 		"nested_arrays":       json.RawMessage(`[[1,2],[3]]`),
@@ -259,7 +262,8 @@ func TestHostileAttributes(t *testing.T) {
 
 	wantH2 := []string{
 		"Learning objectives", "\"   \"", "# heading key", "../../key", "<script>", "Comment", "Deep", "Empty list",
-		"Empty object", "Fence", "Flag", "Invalid", "Nested arrays", "Number", "Object", "Records", "Script",
+		"Empty object", "Empty record", "Fence", "Flag", "Invalid", "Nested arrays", "Nested table", "Number", "Object",
+		"Records", "Rubric levels", "Script",
 		"Strings", "Terms", "In this section",
 	}
 	if strings.Join(info.headings[2], "\n") != strings.Join(wantH2, "\n") {
@@ -281,9 +285,22 @@ func TestHostileAttributes(t *testing.T) {
 		"<!-- unclosed comment\n-->\n",
 		"<script>\nvar x = 1;\n</script>\n",
 		"`[]`\n", "`{}`\n",
+		"-   - Criterion: a | b\n    - Levels:\n        - x\n        - y\n-   - Criterion: c\n      more\n    - Points: 2\n",
+		"- Rubric:\n    -   - C: C\n        - P: 1\n    -   - C: *D*\n",
+		"- `{}`\n-   - B:\n        - 1\n",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
+		}
+	}
+	// Records are lists nested in list items, as the website's
+	// <ul class="records"> holds a <dl> per record.
+	for _, want := range []string{
+		"<ul>\n<li>\n<ul>\n<li>Criterion: a | b</li>\n<li>Levels:\n<ul>\n<li>x</li>\n<li>y</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>\n<ul>\n<li>Criterion: c\nmore</li>\n<li>Points: 2</li>\n</ul>\n</li>\n</ul>",
+		"<li>Rubric:\n<ul>\n<li>\n<ul>\n<li>C: C</li>\n<li>P: 1</li>\n</ul>\n</li>",
+	} {
+		if html := renderHTML(t, body); !strings.Contains(html, want) {
+			t.Errorf("rendered page lacks %q", want)
 		}
 	}
 	if strings.Contains(body, "nothing") || strings.Contains(body, "Nothing") || strings.Contains(body, "gone") {

@@ -53,8 +53,12 @@ var nextLink = regexp.MustCompile(`<a rel="next" href="([^"]+)"`)
 // "mkdocs build --strict", which fails on any warning (a broken link
 // among them), and checks that every page was built with the title of its
 // front matter, so that MkDocs read the front matter as YAML. It skips
-// when mkdocs is not on PATH, unless CUREX_REQUIRE_TOOLS=1.
+// when mkdocs is not on PATH, unless CUREX_REQUIRE_TOOLS=1, and with
+// -short (make check), which runs no external program.
 func TestMkDocsBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no mkdocs (make test runs it)")
+	}
 	mkdocs, err := exec.LookPath("mkdocs")
 	if err != nil {
 		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {

@@ -3,27 +3,15 @@ package markdown
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"slices"
 	"strings"
 
+	"github.com/curex/curex/exporter/render/attrs"
 	"github.com/curex/curex/exporter/render/content"
-)
-
-// Attribute keys with a place of their own.
-const (
-	keyDescription = "description"
-	keyObjectives  = "learning_objectives"
-	keyTitle       = "title"
 )
 
 // maxValueDepth is how deep objects and arrays nest as Markdown lists;
 // deeper values are shown as JSON.
 const maxValueDepth = 4
-
-// maxTableColumns is the widest array of records shown as a table.
-const maxTableColumns = 8
 
 // page returns the file of page i.
 func (b *bundle) page(i int) []byte {
@@ -102,59 +90,26 @@ func finish(buf *bytes.Buffer) []byte {
 	return append(out, '\n')
 }
 
-// rank orders description first, learning objectives second, then the
-// other keys by byte order, as the website does.
-func rank(key string) int {
-	switch key {
-	case keyDescription:
-		return 0
-	case keyObjectives:
-		return 1
-	}
-	return 2
-}
-
-func cmpKey(a, b string) int {
-	if ra, rb := rank(a), rank(b); ra != rb {
-		return ra - rb
-	}
-	return strings.Compare(a, b)
-}
-
-// attributes writes every attribute of a node. JSON null means no value and
-// is left out, as is a "title" equal to the node's title.
-func (b *bundle) attributes(buf *bytes.Buffer, attrs map[string]json.RawMessage, nodeTitle string) {
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmpKey)
-	for _, k := range keys {
-		raw := attrs[k]
-		v, isNull, err := decode(raw)
-		if isNull {
-			continue
-		}
-		if err != nil {
-			b.heading(buf, k)
-			buf.WriteString(fenced(normalize(string(raw)), ""))
+// attributes writes every attribute of a node, in the order and with the
+// omissions of attrs.Parse: a member that is not valid JSON as a fenced
+// block of it as received, the description string without a heading,
+// every other member under a "## Label" heading.
+func (b *bundle) attributes(buf *bytes.Buffer, members map[string]json.RawMessage, nodeTitle string) {
+	for _, s := range attrs.Parse(members, nodeTitle) {
+		switch {
+		case s.Value.Kind == attrs.Invalid:
+			b.heading(buf, s.Key)
+			buf.WriteString(fenced(normalize(string(s.Raw)), ""))
 			buf.WriteString("\n\n")
-			continue
-		}
-		if k == keyTitle {
-			if s, ok := v.(string); ok && strings.TrimSpace(s) == strings.TrimSpace(nodeTitle) {
-				continue
-			}
-		}
-		if s, ok := v.(string); ok && k == keyDescription {
-			if s = b.md.block(s); s != "" {
-				buf.WriteString(s)
+		case s.Lead:
+			if t := b.md.block(s.Value.Text); t != "" {
+				buf.WriteString(t)
 				buf.WriteString("\n\n")
 			}
-			continue
+		default:
+			b.heading(buf, s.Key)
+			b.value(buf, s.Value, s.Raw)
 		}
-		b.heading(buf, k)
-		b.value(buf, v, raw)
 	}
 }
 
@@ -179,60 +134,30 @@ func (b *bundle) label(key string) string {
 	return s
 }
 
-// errInvalid marks a member that is not one valid JSON value.
-var errInvalid = errors.New("invalid JSON")
-
-// decode parses one attribute value, numbers as json.Number.
-func decode(raw []byte) (v any, isNull bool, err error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, true, nil
-	}
-	if raw[0] == '"' {
-		// Most members are strings: spare them the generic decoder.
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, false, errInvalid
-		}
-		return s, false, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return nil, false, errInvalid
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false, errInvalid
-	}
-	return v, v == nil, nil
-}
-
 // value writes the body of an attribute section: a string as received
-// Markdown; a number or boolean as a paragraph; an array of strings as a
-// list; terms and definitions as a list of bold terms; an array of flat
-// records as a table; objects and arrays as nested lists, as deep as
-// maxValueDepth; anything else as a fenced JSON block of the value as
+// Markdown; a number or boolean as a paragraph; a table as a GFM table;
+// lists, terms (bold terms), records and objects as nested lists, as deep
+// as maxValueDepth; anything else as a fenced JSON block of the member as
 // received.
-func (b *bundle) value(buf *bytes.Buffer, v any, raw json.RawMessage) {
-	switch v := v.(type) {
-	case string:
-		if s := b.md.block(v); s != "" {
+func (b *bundle) value(buf *bytes.Buffer, v attrs.Value, raw json.RawMessage) {
+	switch v.Kind {
+	case attrs.Text:
+		if s := b.md.block(v.Text); s != "" {
 			buf.WriteString(s)
 			buf.WriteString("\n\n")
 		}
 		return
-	case json.Number, bool:
+	case attrs.Number, attrs.Bool:
 		buf.WriteString(scalar(v))
 		buf.WriteString("\n\n")
 		return
-	case []any:
-		if len(v) > 0 && !allTerms(v) && table(buf, v, b.label) {
-			buf.WriteByte('\n')
-			return
-		}
+	case attrs.Table:
+		b.table(buf, v)
+		buf.WriteByte('\n')
+		return
 	}
 	if listable(v, 0) {
-		b.list(buf, v, 0, 0)
+		b.list(buf, v, 0)
 		buf.WriteByte('\n')
 		return
 	}
@@ -246,141 +171,94 @@ func (b *bundle) value(buf *bytes.Buffer, v any, raw json.RawMessage) {
 }
 
 // scalar is the text of a number, boolean or null inside Markdown.
-func scalar(v any) string {
-	switch v := v.(type) {
-	case json.Number:
-		return inline(v.String())
-	case bool:
-		if v {
+func scalar(v attrs.Value) string {
+	switch v.Kind {
+	case attrs.Number:
+		return inline(v.Text)
+	case attrs.Bool:
+		if v.Bool {
 			return "true"
 		}
 		return "false"
-	case nil:
+	case attrs.Null:
 		return "`null`"
 	}
 	return ""
 }
 
-// termPair returns the term and definition of a {term, definition}-like
-// object: exactly two string members, one named like a term and one like
-// a definition, the term on one line.
-func termPair(v any) (term, def string, ok bool) {
-	m, isMap := v.(map[string]any)
-	if !isMap || len(m) != 2 {
-		return "", "", false
-	}
-	var haveTerm, haveDef bool
-	for k, x := range m {
-		s, isStr := x.(string)
-		if !isStr {
-			return "", "", false
-		}
-		switch {
-		case slices.Contains(termKeys, k) && !haveTerm:
-			term, haveTerm = s, true
-		case slices.Contains(definitionKeys, k) && !haveDef:
-			def, haveDef = s, true
-		}
-	}
-	if strings.ContainsAny(term, "\r\n") || strings.TrimSpace(term) == "" {
-		return "", "", false
-	}
-	return term, def, haveTerm && haveDef
-}
-
-// allTerms reports whether every element of a is a term pair.
-func allTerms(a []any) bool {
-	for _, e := range a {
-		if _, _, ok := termPair(e); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// Keys that make a two-member object a term and its definition, as on the
-// website.
-var (
-	termKeys       = []string{"term", "word", "name", "title", "label", "concept", "key"}
-	definitionKeys = []string{"definition", "meaning", "description", "value", "explanation", "text"}
-)
-
 // listable reports whether v can be shown as nested Markdown lists: a
-// scalar or string, or an array or object of listable values nested at
-// most maxValueDepth deep, arrays not directly holding arrays or objects
-// other than term pairs.
-func listable(v any, depth int) bool {
-	switch v := v.(type) {
-	case []any:
-		if depth >= maxValueDepth {
-			return false
-		}
-		for _, e := range v {
-			switch e.(type) {
-			case []any:
-				return false
-			case map[string]any:
-				if _, _, ok := termPair(e); !ok {
-					return false
-				}
-			}
-		}
-		return true
-	case map[string]any:
-		if depth >= maxValueDepth {
-			return false
-		}
-		for _, x := range v {
-			if !listable(x, depth+1) {
+// scalar or string, or a list, terms, records or object of listable values
+// nested at most maxValueDepth deep, lists holding only scalars, strings
+// and term pairs. A table nested in a list is listed as records.
+func listable(v attrs.Value, depth int) bool {
+	switch v.Kind {
+	case attrs.List:
+		for _, e := range v.Items {
+			if !e.Scalar() && e.Pair == nil {
 				return false
 			}
 		}
+	case attrs.Terms:
+	case attrs.Table, attrs.Records:
+		for _, e := range v.Items {
+			if !listable(e, depth+1) || e.Kind != attrs.Fields {
+				return false
+			}
+		}
+	case attrs.Fields:
+		for _, f := range v.Fields {
+			if !listable(f.Value, depth+1) {
+				return false
+			}
+		}
+	case attrs.JSON, attrs.Invalid:
+		return false
+	default:
 		return true
 	}
-	return true
+	return depth < maxValueDepth
 }
 
 // list writes a listable v as list items at the given indentation level;
 // a scalar becomes a paragraph at level 0.
-func (b *bundle) list(buf *bytes.Buffer, v any, level, depth int) {
-	switch v := v.(type) {
-	case []any:
-		if len(v) == 0 {
+func (b *bundle) list(buf *bytes.Buffer, v attrs.Value, level int) {
+	switch v.Kind {
+	case attrs.List:
+		if len(v.Items) == 0 {
 			b.item(buf, level, "`[]`")
 			return
 		}
-		for _, e := range v {
-			if term, def, ok := termPair(e); ok {
-				b.item(buf, level, "**"+normalize(term)+"**: "+normalize(def))
+		for _, e := range v.Items {
+			if e.Pair != nil {
+				b.term(buf, level, *e.Pair)
 				continue
 			}
 			b.item(buf, level, b.text(e))
 		}
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k, x := range v {
-			if x != nil {
-				keys = append(keys, k)
-			}
+	case attrs.Terms:
+		for _, t := range v.Terms {
+			b.term(buf, level, t)
 		}
-		if len(keys) == 0 {
+	case attrs.Table, attrs.Records:
+		for _, r := range v.Items {
+			b.record(buf, r, level)
+		}
+	case attrs.Fields:
+		if len(v.Fields) == 0 {
 			b.item(buf, level, "`{}`")
 			return
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			x := v[k]
-			label := inline(b.label(k)) + ":"
-			switch x.(type) {
-			case []any, map[string]any:
-				if isEmpty(x) {
-					b.item(buf, level, label+" "+emptyText(x))
-					continue
-				}
-				b.item(buf, level, label)
-				b.list(buf, x, level+1, depth+1)
-			default:
+		for _, f := range v.Fields {
+			x := f.Value
+			label := inline(b.label(f.Key)) + ":"
+			switch {
+			case x.Scalar():
 				b.item(buf, level, label+" "+b.text(x))
+			case x.Empty():
+				b.item(buf, level, label+" "+emptyText(x))
+			default:
+				b.item(buf, level, label)
+				b.list(buf, x, level+1)
 			}
 		}
 	default:
@@ -389,23 +267,29 @@ func (b *bundle) list(buf *bytes.Buffer, v any, level, depth int) {
 	}
 }
 
-func isEmpty(v any) bool {
-	switch v := v.(type) {
-	case []any:
-		return len(v) == 0
-	case map[string]any:
-		for _, x := range v {
-			if x != nil {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+// term writes a term and its definition as one list item.
+func (b *bundle) term(buf *bytes.Buffer, level int, t attrs.Term) {
+	b.item(buf, level, "**"+normalize(t.Term)+"**: "+normalize(t.Definition))
 }
 
-func emptyText(v any) string {
-	if _, ok := v.([]any); ok {
+// record writes one record of a list of records as a list item holding
+// the list of its fields: the first field's bullet follows the record's
+// ("-   - Criterion: ..."), which CommonMark and Python-Markdown both read
+// as a list nested in the item.
+func (b *bundle) record(buf *bytes.Buffer, r attrs.Value, level int) {
+	if r.Empty() {
+		b.item(buf, level, "`{}`")
+		return
+	}
+	start := buf.Len()
+	b.list(buf, r, level+1)
+	// The fields' first line starts with the indentation of level+1, four
+	// spaces more than level's: they become the record's bullet.
+	copy(buf.Bytes()[start+4*level:], "-   ")
+}
+
+func emptyText(v attrs.Value) string {
+	if v.Kind == attrs.List {
 		return "`[]`"
 	}
 	return "`{}`"
@@ -413,9 +297,9 @@ func emptyText(v any) string {
 
 // text is a scalar or string inside a list item: strings as received
 // Markdown.
-func (b *bundle) text(v any) string {
-	if s, ok := v.(string); ok {
-		return normalize(s)
+func (b *bundle) text(v attrs.Value) string {
+	if v.Kind == attrs.Text {
+		return normalize(v.Text)
 	}
 	return scalar(v)
 }
@@ -442,63 +326,33 @@ func (b *bundle) item(buf *bytes.Buffer, level int, s string) {
 	}
 }
 
-// table writes an array of records whose values are all scalars or
-// one-line strings as a GFM table, columns sorted by key, and reports
-// whether it did.
-func table(buf *bytes.Buffer, rows []any, label func(string) string) bool {
-	cols := map[string]bool{}
-	for _, r := range rows {
-		m, ok := r.(map[string]any)
-		if !ok || len(m) == 0 {
-			return false
-		}
-		for k, x := range m {
-			switch x := x.(type) {
-			case string:
-				if strings.ContainsAny(x, "\r\n") {
-					return false
-				}
-			case json.Number, bool, nil:
-			default:
-				return false
-			}
-			cols[k] = true
-		}
-		if len(cols) > maxTableColumns {
-			return false
-		}
-	}
-	keys := make([]string, 0, len(cols))
-	for k := range cols {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+// table writes flat records as a GFM table, a column per key; a null or
+// missing value is an empty cell.
+func (b *bundle) table(buf *bytes.Buffer, v attrs.Value) {
 	buf.WriteByte('|')
-	for _, k := range keys {
+	for _, k := range v.Columns {
 		buf.WriteByte(' ')
-		buf.WriteString(inline(label(k)))
+		buf.WriteString(inline(b.label(k)))
 		buf.WriteString(" |")
 	}
 	buf.WriteString("\n|")
-	for range keys {
+	for range v.Columns {
 		buf.WriteString(" --- |")
 	}
 	buf.WriteByte('\n')
-	for _, r := range rows {
-		m := r.(map[string]any)
+	for _, r := range v.Items {
 		buf.WriteByte('|')
-		for _, k := range keys {
+		for _, k := range v.Columns {
 			buf.WriteByte(' ')
-			switch x := m[k].(type) {
-			case string:
-				buf.WriteString(tableCell(strings.ReplaceAll(x, "\x00", "\uFFFD")))
-			case nil:
-			default:
-				buf.WriteString(scalar(x))
+			if x, ok := r.Get(k); ok {
+				if x.Kind == attrs.Text {
+					buf.WriteString(tableCell(strings.ReplaceAll(x.Text, "\x00", "\uFFFD")))
+				} else {
+					buf.WriteString(scalar(x))
+				}
 			}
 			buf.WriteString(" |")
 		}
 		buf.WriteByte('\n')
 	}
-	return true
 }

@@ -1,4 +1,4 @@
-package jsonbundle
+package jsonbundletest
 
 import (
 	"bytes"
@@ -24,6 +24,11 @@ import (
 //go:embed tree.schema.json
 var schemaJSON []byte
 
+// format is the name of the format the schema describes, its
+// properties.format.const (a test keeps the two in sync; jsonbundle's
+// tests check that Encode writes it).
+const format = "curex.tree/v1"
+
 // SchemaID is the $id of the tree.json schema.
 const SchemaID = "https://curex.dev/schema/tree.schema.json"
 
@@ -43,17 +48,17 @@ type Validator struct {
 func NewValidator() (*Validator, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
 	if err != nil {
-		return nil, fmt.Errorf("jsonbundle: schema: %w", err)
+		return nil, fmt.Errorf("jsonbundletest: schema: %w", err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	if err := c.AddResource(SchemaID, doc); err != nil {
-		return nil, fmt.Errorf("jsonbundle: schema: %w", err)
+		return nil, fmt.Errorf("jsonbundletest: schema: %w", err)
 	}
 	sch, err := c.Compile(SchemaID)
 	if err != nil {
-		return nil, fmt.Errorf("jsonbundle: schema: %w", err)
+		return nil, fmt.Errorf("jsonbundletest: schema: %w", err)
 	}
 	return &Validator{schema: sch}, nil
 }
@@ -73,7 +78,7 @@ func (v *Validator) Validate(data []byte) error {
 	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return fmt.Errorf("jsonbundle: validate: %w", err)
+		return fmt.Errorf("jsonbundletest: validate: %w", err)
 	}
 	return newValidationError(verr)
 }
@@ -89,7 +94,7 @@ type SyntaxError struct {
 
 // Error says where the document stops being JSON.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("jsonbundle: tree.json is not valid JSON: at byte %d: %s", e.Offset, e.Msg)
+	return fmt.Sprintf("jsonbundletest: tree.json is not valid JSON: at byte %d: %s", e.Offset, e.Msg)
 }
 
 // Problem is one place where a document breaks the schema.
@@ -125,7 +130,7 @@ type ValidationError struct {
 // Error lists the problems, one a line.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "jsonbundle: tree.json does not match the %s schema (%d problem", Format, len(e.Problems))
+	fmt.Fprintf(&b, "jsonbundletest: tree.json does not match the %s schema (%d problem", format, len(e.Problems))
 	if len(e.Problems) != 1 {
 		b.WriteByte('s')
 	}

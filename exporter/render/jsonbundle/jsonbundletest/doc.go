@@ -1,0 +1,11 @@
+// Package jsonbundletest checks tree.json documents against their JSON
+// Schema, for tests: those of jsonbundle, which validate every bundle they
+// encode, and the end-to-end tests of the exporter, which validate every
+// bundle an export writes.
+//
+// The schema (draft 2020-12) ships as docs/schema/tree.schema.json; this
+// package embeds an identical copy, served by SchemaJSON and compiled by
+// NewValidator. It lives apart from jsonbundle so that curex itself does
+// not link a JSON Schema library: nothing in the binary validates what it
+// writes against the schema, the tests do.
+package jsonbundletest
