@@ -9,6 +9,7 @@ import (
 
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
@@ -134,6 +135,22 @@ func (c *Config) check() error {
 // renderOptions are the settings the formats share (see render.Options).
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Paper: c.Paper,
-		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, IncludeUnpublished: c.Filter.IncludeUnpublished, CacheDir: c.CacheDir,
+		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CacheDir: c.CacheDir,
 		PDFTimeout: c.PDFTimeout, Log: c.Log}
 }
+
+// Progress receives a run's progress. Implementations must be safe for
+// concurrent use.
+type Progress interface {
+	// Planned is called once discovery is done: trees to fetch and the
+	// requests they need.
+	Planned(trees, requests int, l *pace.Limiter)
+	// TreeDone is called as each tree is fetched (or fails).
+	TreeDone(r fetch.Result, s fetch.StatsSnapshot)
+}
+
+// nopProgress reports nothing.
+type nopProgress struct{}
+
+func (nopProgress) Planned(int, int, *pace.Limiter)            {}
+func (nopProgress) TreeDone(fetch.Result, fetch.StatsSnapshot) {}

@@ -10,6 +10,7 @@ import (
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/handbook"
+	"github.com/curex/curex/exporter/render/html"
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/render/markdown"
 	"github.com/curex/curex/exporter/render/pdf"
@@ -21,7 +22,7 @@ import (
 // here.
 func Formats() *render.Registry {
 	return render.NewRegistry(
-		render.Format{Name: "html", Default: true, Site: true}, // see siteRun
+		render.Format{Name: "html", Default: true, NewSite: html.NewSite},
 		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat},
 		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat},
 		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat},
@@ -42,7 +43,7 @@ const DefaultPDFTimeout = pdf.DefaultTimeout
 var ErrPDFTimeout = pdf.ErrTimeout
 
 // treeFormats renders one tree in every selected format but the website,
-// which needs every tree first (see siteRun).
+// which needs every tree first (a render.Site).
 type treeFormats struct {
 	renderers []render.Renderer
 	deferred  []render.Deferred
@@ -63,10 +64,7 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 	}
 	var err error
 	if f.renderers, err = Formats().New(ctx, o); err != nil {
-		if _, ok := setting.Of(err); ok {
-			return nil, &ConfigError{err}
-		}
-		return nil, err
+		return nil, formatError(err)
 	}
 	for _, r := range f.renderers {
 		if d, ok := r.(render.Deferred); ok {
@@ -77,6 +75,20 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 }
 
 func (f *treeFormats) close() { render.Close(f.renderers) }
+
+// formatError is the error of a format that could not be made: a setting
+// it refused (a theme, a paper size) is the user's, a ConfigError.
+func formatError(err error) error {
+	if _, ok := setting.Of(err); ok {
+		return &ConfigError{err}
+	}
+	return err
+}
+
+// tree is t as the formats are given it, with its curriculum's locales.
+func (f *treeFormats) tree(t *model.Tree) *render.Tree {
+	return &render.Tree{Tree: t, Locales: f.locales[t.CurriculumID]}
+}
 
 // has reports whether format was selected.
 func (c *Config) has(format string) bool { return slices.Contains(c.Formats, format) }
@@ -136,7 +148,7 @@ func (p *pendingFiles) flush(w *output.Writer) error {
 // once the tree's files are written.
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
 	pending := &pendingFiles{}
-	rt := &render.Tree{Tree: t, Locales: f.locales[t.CurriculumID]}
+	rt := f.tree(t)
 	for _, r := range f.renderers {
 		if err := r.Render(ctx, pending, rt, entry); err != nil {
 			return &RenderError{Export: t.Export, Err: err}

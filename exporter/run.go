@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/curex/curex/exporter/fetch"
@@ -15,6 +16,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render"
 )
 
 // Failure is an export that could not be refreshed.
@@ -112,13 +114,15 @@ type run struct {
 	gate    *cpugate.Gate
 	kept    *bodies
 	formats *treeFormats
-	web     *siteRun // nil without the website
+	web     render.Site // nil without the website
 	reuse   *reuse
 	changes *changeLog
 
 	// exports lists every export in manifest order; records holds what
-	// the run knows of each.
+	// the run knows of each. mu guards the map (not the records): the
+	// website's early rendering reads it (treeOf) while the run goes on.
 	exports []model.Export
+	mu      sync.Mutex
 	records map[model.Key]*record
 	sum     *Summary
 }
@@ -140,6 +144,9 @@ type record struct {
 	// held is its tree held back as unchanged (see reuse), until every
 	// tree of its curriculum is in.
 	held *pendingTree
+	// body is where its tree is kept once written, for the website,
+	// which renders it later (treeOf).
+	body bodyRef
 }
 
 // begin checks the output folder (curex's or empty, writable) and makes
@@ -180,6 +187,8 @@ func (r *run) close() {
 // rec returns the record of e, made on first use.
 func (r *run) rec(e model.Export) *record {
 	k := e.Key()
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	rc := r.records[k]
 	if rc == nil {
 		rc = &record{}
@@ -253,10 +262,12 @@ func (r *run) schedule(ctx context.Context) error {
 	// Rendering goes through gate; while requests are paced, one processor
 	// is kept for the fetch (see cpugate).
 	r.gate = cpugate.New(runtime.GOMAXPROCS(0))
-	if r.web, err = newSiteRun(c.siteOptions(), r.kept, r.gate); err != nil {
-		return err
+	o := c.renderOptions()
+	o.Gate = r.gate
+	if r.web, err = Formats().NewSite(ctx, o); err != nil {
+		return formatError(err)
 	}
-	if r.formats, err = newTreeFormats(ctx, c.renderOptions(), r.planned); err != nil {
+	if r.formats, err = newTreeFormats(ctx, o, r.planned); err != nil {
 		return err
 	}
 	r.defer_(r.formats.close)
@@ -265,9 +276,6 @@ func (r *run) schedule(ctx context.Context) error {
 	}
 	if r.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}); err != nil {
 		return err
-	}
-	if r.web != nil {
-		r.web.changes = r.changes
 	}
 	r.fetcher = &fetch.Fetcher{Client: r.s.client, Retry: r.s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback,
 		MaxNodes: c.MaxTreeNodes, Log: c.Log}
@@ -279,8 +287,10 @@ func (r *run) schedule(ctx context.Context) error {
 // trees are all in. It stops cleanly at the deadline or the request
 // budget: the trees not fetched keep their previous version.
 func (r *run) fetch(ctx context.Context) error {
-	r.web.start(ctx, r.w, r.planned)
-	r.defer_(func() { _ = r.web.stop() })
+	if r.web != nil {
+		r.web.Start(ctx, r.w, r.planned, r.treeOf)
+		r.defer_(func() { _ = r.web.Stop() })
+	}
 	unreserve := func() {}
 	if !r.src.fromCache() && len(r.c.Limits) > 0 {
 		unreserve = r.gate.Reserve()
@@ -308,8 +318,8 @@ func (r *run) fetch(ctx context.Context) error {
 func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
 	written := false
 	defer func() {
-		if err == nil {
-			r.web.arrived(res.Export, written)
+		if err == nil && r.web != nil {
+			r.web.Arrived(res.Export, written)
 		}
 	}()
 	rc := r.rec(res.Export)
@@ -369,8 +379,13 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 		return false, err
 	}
 	entry.RenderKey = r.reuse.keys[res.Export.CurriculumID]
-	if err := r.web.keep(res, &entry); err != nil {
-		return false, err
+	if r.web != nil {
+		if rc.body, err = r.kept.put(res); err != nil {
+			return false, fmt.Errorf("website: %w", err)
+		}
+		if err := r.web.Keep(r.formats.tree(t), r.changes.history(t.Key()), &entry); err != nil {
+			return false, err
+		}
 	}
 	rc.entry, rc.hasEntry = entry, true
 	r.sum.Written++
@@ -428,9 +443,7 @@ func (r *run) carryOver(e model.Export, p *pendingTree) error {
 		if err != nil {
 			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
-		if err := r.web.reuse(res); err != nil {
-			return err
-		}
+		r.web.Reuse(r.formats.tree(res.Tree))
 	}
 	r.setEntry(e, r.rec(e).prev)
 	r.sum.Reused++
@@ -441,9 +454,8 @@ func (r *run) carryOver(e model.Export, p *pendingTree) error {
 // and of the curricula the token could not read, and waits for the PDFs:
 // one that did not print in time fails its export alone.
 func (r *run) settle(context.Context) error {
-	for k, rc := range r.records {
+	for _, rc := range r.records {
 		rc.pages = rc.hasEntry
-		r.records[k] = rc
 	}
 	pages := r.c.has("html") || r.c.has("handbook") || r.c.has("pdf")
 	for i := range r.sum.Failures {
@@ -504,7 +516,10 @@ func (r *run) keepLatePDF(e model.Export, lateErr error) error {
 // site ends the website's early rendering and writes the pages not yet
 // written, then the site-wide pages.
 func (r *run) site(ctx context.Context) error {
-	if err := r.web.stop(); err != nil {
+	if r.web == nil {
+		return nil
+	}
+	if err := r.web.Stop(); err != nil {
 		return err
 	}
 	pages := map[model.Key]bool{}
@@ -513,7 +528,16 @@ func (r *run) site(ctx context.Context) error {
 			pages[k] = true
 		}
 	}
-	return r.web.render(ctx, r.w, r.planned, r.exports, pages)
+	return r.web.Finish(ctx, r.w, r.exports, pages)
+}
+
+// treeOf reads back the tree of e kept for the website (render.Trees),
+// published nodes only unless the run includes the others. The website
+// calls it from its own goroutine.
+func (r *run) treeOf(e model.Export) (*model.Tree, error) {
+	rc := r.rec(e)
+	t, _, err := r.kept.load(rc.body)
+	return t, err
 }
 
 // commit writes the manifest and swaps the new output in, then keeps the

@@ -20,6 +20,7 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -173,7 +174,7 @@ func TestTokenNeverLogged(t *testing.T) {
 	_, err := exporter.Run(context.Background(), exporter.Config{
 		BaseURL: url, Token: token, Output: out, CacheDir: cache, Limits: ratelimit.Limits{},
 		Log:      slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Progress: &exporter.Lines{W: logs},
+		Progress: &progress.Lines{W: logs},
 	})
 	if err != nil {
 		t.Fatal(err)

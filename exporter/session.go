@@ -45,6 +45,12 @@ func newSession(c *Config, src source) (*session, error) {
 	if ep.allowHTTP {
 		opts = append(opts, api.WithAllowHTTP())
 	}
+	// The cache is scoped by the base URL as the client normalizes it, so
+	// it opens once the client is made: the client gets a slot for it.
+	slot := &cacheSlot{}
+	if c.CacheDir != "" {
+		opts = append(opts, api.WithCache(slot))
+	}
 	client, err := api.New(ep.baseURL, ep.token, opts...)
 	if err != nil {
 		return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}
@@ -60,9 +66,7 @@ func newSession(c *Config, src source) (*session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
-		if client, err = api.New(ep.baseURL, ep.token, append(opts, api.WithCache(s.cache))...); err != nil {
-			return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}
-		}
+		slot.ScopedCache = s.cache
 	}
 	s.client = client
 	s.retry = retry.Policy{
@@ -83,6 +87,10 @@ func newSession(c *Config, src source) (*session, error) {
 	}
 	return s, nil
 }
+
+// cacheSlot is the api.Cache of a session's client: the ETag cache, set
+// once it is open, before the first request.
+type cacheSlot struct{ *etagcache.ScopedCache }
 
 // PlanReport is what `curex plan` shows of the next run.
 type PlanReport struct {

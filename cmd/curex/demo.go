@@ -11,6 +11,7 @@ import (
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -86,7 +87,7 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 	sum, err := exporter.Run(ctx, exporter.Config{
 		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache, Formats: formats,
 		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log, SourceDate: date,
-		Progress: &exporter.Lines{W: g.stderr, Every: 10 * time.Second},
+		Progress: &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe},
 	})
 	if err != nil {
 		return runError(err) // a refused output folder is exit 2, as for export

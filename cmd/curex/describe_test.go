@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,6 +153,8 @@ func TestSettingErrorsAsGiven(t *testing.T) {
 			"--base-url: cannot reach the API"},
 		{"export: a tree over the limit", "", []string{"export", "--base-url", good, "--curriculum", "101", "--variants", "base", "--locales", "en", "--max-tree-nodes", "3"}, exitPartial, "stdout",
 			"--max-tree-nodes: the tree has more than 3 nodes"},
+		{"export: the progress line of a tree over the limit", "", []string{"export", "--base-url", good, "--curriculum", "101", "--variants", "base", "--locales", "en", "--max-tree-nodes", "3", "--progress", "plain"}, exitPartial, "stderr",
+			"failed: algebra-1/base/en: --max-tree-nodes: the tree has more than 3 nodes"},
 		{"plan: a locale under the translation asked for", "", []string{"plan", "--base-url", good, "--min-translation", "100"}, exitOK, "stdout",
 			"--min-translation: "},
 	}
@@ -162,7 +165,10 @@ func TestSettingErrorsAsGiven(t *testing.T) {
 			t.Setenv("CUREX_CHROMIUM", "")
 			args := append(tt.args, "--cache-dir", t.TempDir())
 			if tt.args[0] == "export" {
-				args = append(args, "--output", filepath.Join(t.TempDir(), "out"), "--progress", "none", "--formats", "json")
+				args = append(args, "--output", filepath.Join(t.TempDir(), "out"), "--formats", "json")
+				if !slices.Contains(args, "--progress") {
+					args = append(args, "--progress", "none")
+				}
 			}
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), args, &stdout, &stderr)

@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
 )
@@ -205,11 +206,11 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	}
 	switch f.progress {
 	case "auto":
-		c.Progress = &exporter.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr)}
+		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr), Describe: g.describe}
 	case "bar":
-		c.Progress = &exporter.Lines{W: g.stderr, Bar: true}
+		c.Progress = &progress.Lines{W: g.stderr, Bar: true, Describe: g.describe}
 	case "plain":
-		c.Progress = &exporter.Lines{W: g.stderr, Every: 10 * time.Second}
+		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe}
 	case "none":
 	default:
 		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))

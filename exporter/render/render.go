@@ -7,9 +7,9 @@
 //
 // A Renderer that goes on with a tree after its files are written (the PDF
 // is printed in the background) also implements Deferred. The website
-// needs every tree of a curriculum before its pages can be written: it is
-// the registry's site format, driven by the run in two phases (see
-// Format.Site).
+// needs every tree of a curriculum before its pages can be written, and
+// ends with site-wide pages: it is a Site, the registry's site format,
+// driven by the run through both phases (see Site).
 package render
 
 import (
@@ -106,15 +106,15 @@ type Options struct {
 	Date time.Time
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout.
 	MarkdownHugo bool
-	// IncludeUnpublished is set when the trees hold drafts too; without
-	// it the run has removed them (model.Tree.PublishedOnly) before a
-	// renderer sees a tree.
-	IncludeUnpublished bool
 	// CacheDir is the cache folder ("" for none): the PDF keeps its
 	// prints there.
 	CacheDir string
 	// PDFTimeout bounds the printing of one handbook.
 	PDFTimeout time.Duration
+	// Gate, when set, bounds the rendering a format does on goroutines of
+	// its own (the website's pages): while requests are paced, the run
+	// keeps a processor for the fetch with it.
+	Gate Gate
 	// Log receives what a format has to say.
 	Log *slog.Logger
 }
@@ -128,12 +128,11 @@ type Format struct {
 	Name string
 	// Default is set for the formats written when none are named.
 	Default bool
-	// New makes the format's Renderer for a run. Nil for the site format.
+	// New makes the format's Renderer for a run; nil for a site format.
 	New func(ctx context.Context, o Options) (Renderer, error)
-	// Site is set for the website: its pages need every tree of a
-	// curriculum, so the run renders it in two phases (as trees arrive,
-	// then the site-wide pages) instead of through New.
-	Site bool
+	// NewSite makes the format's Site for a run, for a format with a
+	// site-wide phase (the website) instead of New.
+	NewSite func(ctx context.Context, o Options) (Site, error)
 }
 
 // Registry lists the formats a build knows, in the order they render.
@@ -174,12 +173,12 @@ func (r *Registry) Check(names []string) error {
 	return nil
 }
 
-// New makes the renderers of the selected formats but the site format, in
-// the registry's order. On an error it closes those made.
+// New makes the renderers of the selected formats but the site formats,
+// in the registry's order. On an error it closes those made.
 func (r *Registry) New(ctx context.Context, o Options) ([]Renderer, error) {
 	var out []Renderer
 	for _, f := range r.formats {
-		if f.Site || !o.Has(f.Name) {
+		if f.NewSite != nil || !o.Has(f.Name) {
 			continue
 		}
 		rr, err := f.New(ctx, o)
@@ -190,6 +189,17 @@ func (r *Registry) New(ctx context.Context, o Options) ([]Renderer, error) {
 		out = append(out, rr)
 	}
 	return out, nil
+}
+
+// NewSite makes the Site of the selected site format; nil when none is
+// selected.
+func (r *Registry) NewSite(ctx context.Context, o Options) (Site, error) {
+	for _, f := range r.formats {
+		if f.NewSite != nil && o.Has(f.Name) {
+			return f.NewSite(ctx, o) // the format names itself
+		}
+	}
+	return nil, nil
 }
 
 // Close closes the renderers that hold resources (a browser, a folder):

@@ -10,6 +10,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/render/html"
 	"github.com/curex/curex/exporter/render/jsonbundle"
 	"github.com/curex/curex/exporter/render/markdown"
 	"github.com/curex/curex/exporter/setting"
@@ -18,7 +19,7 @@ import (
 // registry is a registry of two real tree formats and a site format.
 func registry() *render.Registry {
 	return render.NewRegistry(
-		render.Format{Name: "html", Default: true, Site: true},
+		render.Format{Name: "html", Default: true, NewSite: html.NewSite},
 		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat},
 		render.Format{Name: "markdown", New: markdown.NewFormat},
 	)
@@ -148,3 +149,40 @@ func (closer) Render(context.Context, render.Writer, *render.Tree, *output.Manif
 	return nil
 }
 func (c closer) Close() error { *c.closed = true; return nil }
+
+// TestRegistryNewSite: the site format is made only when selected, and a
+// theme it cannot load is an error naming the theme setting.
+func TestRegistryNewSite(t *testing.T) {
+	tests := []struct {
+		name     string
+		formats  []string
+		themeDir string
+		want     string // the site's name, "" for none
+		setting  string // the setting the error names, "" for no error
+	}{
+		{name: "selected", formats: []string{"json", "html"}, want: "html"},
+		{name: "not selected", formats: []string{"json"}},
+		{name: "bad theme", formats: []string{"html"}, themeDir: t.TempDir() + "/missing", setting: setting.Theme},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := registry().NewSite(context.Background(), render.Options{Formats: tc.formats, ThemeDir: tc.themeDir})
+			if tc.setting != "" {
+				if se, ok := setting.Of(err); !ok || se.Name != tc.setting {
+					t.Fatalf("error %v, want one naming %s", err, tc.setting)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if s != nil {
+				got = s.Name()
+			}
+			if got != tc.want {
+				t.Errorf("site %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -94,7 +94,7 @@ func fromDataset(tb testing.TB, ds *dataset.Dataset, includeUnpublished bool) *f
 					t = t.PublishedOnly()
 				}
 				f.trees = append(f.trees, t)
-				f.outlines[e.Dir()] = OutlineOf(t, includeUnpublished)
+				f.outlines[e.Dir()] = OutlineOf(t)
 				c.Exported[v.Slug+"/"+l.Slug] = true
 			}
 		}

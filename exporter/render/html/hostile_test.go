@@ -51,7 +51,7 @@ func hostile() *fixture {
 			t := &model.Tree{Export: e, VariantChain: []string{"Base " + evil},
 				Nodes: []*model.Node{mk(evil, evil+" "+bidi, mk(jsURL, jsURL), mk("n3", bidi))}}
 			f.trees = append(f.trees, t)
-			f.outlines[e.Dir()] = OutlineOf(t, false)
+			f.outlines[e.Dir()] = OutlineOf(t)
 		}
 	}
 	return f

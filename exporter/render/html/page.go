@@ -144,7 +144,7 @@ type TreeItem struct {
 	Title, Href, Lang, TypeDisplay, Icon string
 	ID                                   string
 	// Draft is the localized "Not published" label of an unpublished node
-	// (only with IncludeUnpublished), else "".
+	// (only when the run includes unpublished nodes), else "".
 	Draft string
 	// Open and Current mark the path to the page's node.
 	Open, Current bool

@@ -26,9 +26,6 @@ type Options struct {
 	// there replaces that block, and its assets/ files replace the default
 	// assets of the same name (site.css, site.js, icons/NAME.svg, ...).
 	ThemeDir string
-	// IncludeUnpublished renders drafts and their subtrees. By default they
-	// never appear: no page, no link, no search entry.
-	IncludeUnpublished bool
 	// NoSitemap says the site has no sitemap (no Site.URL). The renderer
 	// then keeps, of each tree it renders, only its translation progress
 	// for the landing pages, not the page list a sitemap needs, so its
@@ -227,11 +224,13 @@ func (r *Renderer) execute(w Writer, kind string, p *Page) error {
 // maxPooledBuffer is the largest page buffer kept for reuse.
 const maxPooledBuffer = 1 << 18
 
-// OutlineOf builds the Outline of a tree: its published nodes (all nodes
-// when includeUnpublished), a draft's subtree left out.
-func OutlineOf(t *model.Tree, includeUnpublished bool) *Outline {
-	o := &Outline{Export: t.Export, Parent: map[string]string{}, Path: map[string]string{}}
-	primary := t.Locale == t.PrimaryLocale || t.PrimaryLocale == ""
+// OutlineOf builds the Outline of a tree, as the run filtered it (the
+// renderer filters nothing).
+func OutlineOf(t *model.Tree) *Outline {
+	o := &Outline{Export: t.Export, Parent: map[string]string{}, Path: map[string]string{}, progress: -1}
+	if pct, ok := t.TranslationProgress(); ok {
+		o.progress = pct
+	}
 	type item struct {
 		n      *model.Node
 		parent string
@@ -244,15 +243,8 @@ func OutlineOf(t *model.Tree, includeUnpublished bool) *Outline {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := it.n
-		if !includeUnpublished && !n.Published() {
-			continue
-		}
 		o.Parent[n.ID] = it.parent
 		o.Path[n.ID] = layout.NodePage(t.Export, n.Segment)
-		o.Nodes++
-		if primary || n.Translation.IsTranslated {
-			o.Translated++
-		}
 		for i := len(n.Children) - 1; i >= 0; i-- {
 			stack = append(stack, item{n.Children[i], n.ID})
 		}
@@ -260,16 +252,14 @@ func OutlineOf(t *model.Tree, includeUnpublished bool) *Outline {
 	return o
 }
 
-// TranslationProgress is the share of the tree's pages shown in its own
-// locale, in percent, rounded down (so 100 means every page): the
-// translation progress of this variant, which a curriculum's /locales
-// figures (about the base curriculum) do not give. It is -1 for an empty
-// tree.
+// TranslationProgress is the tree's model.Tree.TranslationProgress: the
+// share of its pages shown in its own locale, in percent, rounded down.
+// It is -1 for an empty tree (or no outline).
 func (o *Outline) TranslationProgress() int {
-	if o == nil || o.Nodes == 0 {
+	if o == nil {
 		return -1
 	}
-	return o.Translated * 100 / o.Nodes
+	return o.progress
 }
 
 // lookup finds the curriculum, variant and locale of an export in site.

@@ -79,18 +79,18 @@ type Variant struct {
 }
 
 // Outline is the shape of one exported tree, kept for other trees' pages:
-// which nodes exist (published ones, unless unpublished content is
-// included) and their parents, so a variant switcher can land on the same
-// node or its nearest existing ancestor.
+// which nodes exist (those the run let through: published ones, unless
+// it includes the others) and their parents, so a variant switcher can
+// land on the same node or its nearest existing ancestor. Make one with
+// OutlineOf.
 type Outline struct {
 	Export model.Export
 	// Parent maps a node id to its parent's id ("" for a root).
 	Parent map[string]string
 	// Path maps a node id to its page, relative to the output root.
 	Path map[string]string
-	// Nodes counts the nodes of the outline; Translated those shown in
-	// the tree's own locale (all of them in the primary locale).
-	Nodes, Translated int
+	// progress is the tree's translation progress (TranslationProgress).
+	progress int
 }
 
 // Outlines finds the outline of an export by variant and locale slug.

@@ -65,18 +65,15 @@ type treeCtx struct {
 // RenderTree writes one tree: its contents page (layout.ExportIndex), a
 // page per node (layout.NodePage), and its search index (layout.Search
 // and layout.SearchScript). outlines gives the other exported
-// trees of the site, for the language and variant switchers. Nodes that
-// are not published, and their subtrees, are left out unless
-// Options.IncludeUnpublished.
+// trees of the site, for the language and variant switchers. t is
+// rendered as given: the run has filtered it (published nodes only,
+// unless it includes the others).
 func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outlines) error {
 	c, v, l, err := lookup(site, t.Export)
 	if err != nil {
 		return err
 	}
-	if !r.opts.IncludeUnpublished {
-		t = t.PublishedOnly()
-	}
-	own := OutlineOf(t, true)
+	own := OutlineOf(t)
 	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
 		byID: map[string]*flatNode{}, pages: map[*model.Node]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
 	x.toc = layout.ExportIndex(t.Export)
@@ -176,12 +173,9 @@ func (x *treeCtx) gated(render func() error) error {
 // counts them in the sitemap and the landing page's progress as if
 // RenderTree had written them.
 func (r *Renderer) Reuse(t *model.Tree) {
-	if !r.opts.IncludeUnpublished {
-		t = t.PublishedOnly()
-	}
 	var ids []string
 	t.Walk(func(n *model.Node) bool { ids = append(ids, n.ID); return true })
-	r.record(t.Dir(), &treeRecord{outline: OutlineOf(t, true), ids: ids})
+	r.record(t.Dir(), &treeRecord{outline: OutlineOf(t), ids: ids})
 }
 
 // excerpt is the plain text of a node's description.

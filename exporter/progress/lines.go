@@ -1,4 +1,7 @@
-package exporter
+// Package progress prints the progress of an export as lines of text:
+// the plan, then the trees as they are fetched, with the requests spent
+// and the time left under the rate limits.
+package progress
 
 import (
 	"fmt"
@@ -11,29 +14,19 @@ import (
 	"github.com/curex/curex/exporter/pace"
 )
 
-// Progress receives a run's progress. Implementations must be safe for
-// concurrent use.
-type Progress interface {
-	// Planned is called once discovery is done: trees to fetch and the
-	// requests they need.
-	Planned(trees, requests int, l *pace.Limiter)
-	// TreeDone is called as each tree is fetched (or fails).
-	TreeDone(r fetch.Result, s fetch.StatsSnapshot)
-}
-
-type nopProgress struct{}
-
-func (nopProgress) Planned(int, int, *pace.Limiter)            {}
-func (nopProgress) TreeDone(fetch.Result, fetch.StatsSnapshot) {}
-
 // Lines reports progress as plain lines, for logs and CI: one when the plan
 // is known, then at most one per Every (and always for a failure and for
-// the last tree).
+// the last tree). It is an exporter.Progress.
 type Lines struct {
-	W     io.Writer
+	// W receives the lines.
+	W io.Writer
+	// Every is the least time between two lines of progress.
 	Every time.Duration
 	// Bar redraws one line in place instead (for a terminal).
 	Bar bool
+	// Describe, when set, spells the error of a failed tree (the CLI
+	// names a setting as the user gave it); nil prints err.Error().
+	Describe func(error) string
 
 	mu      sync.Mutex
 	total   int
@@ -43,7 +36,7 @@ type Lines struct {
 	start   time.Time
 }
 
-// Planned implements Progress.
+// Planned implements exporter.Progress.
 func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -51,7 +44,7 @@ func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 	fmt.Fprintf(p.W, "plan: %d trees, %d requests, about %s under the rate limits\n", trees, requests, round(l.ETA(requests)))
 }
 
-// TreeDone implements Progress.
+// TreeDone implements exporter.Progress.
 func (p *Lines) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -61,7 +54,11 @@ func (p *Lines) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 		if p.Bar {
 			fmt.Fprint(p.W, "\r\033[K")
 		}
-		fmt.Fprintf(p.W, "failed: %s: %s\n", r.Export.Dir(), api.Printable(r.Err.Error()))
+		msg := r.Err.Error()
+		if p.Describe != nil {
+			msg = p.Describe(r.Err)
+		}
+		fmt.Fprintf(p.W, "failed: %s: %s\n", r.Export.Dir(), api.Printable(msg))
 	}
 	if !p.Bar && r.Err == nil && p.done != p.total && now.Sub(p.last) < p.Every {
 		return

@@ -1,16 +1,19 @@
-package exporter
+package html
 
 import (
+	"errors"
 	"testing"
 
+	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render"
 )
 
 // TestWarmTree: the tree that completes its curriculum is handed to the
-// website decoded, published nodes only, once; any other tree, a second
-// ask, or a curriculum with a failed tree goes back to the kept body.
+// website's rendering as it was kept, once; any other tree, a second ask,
+// or a curriculum with a failed tree is read back from the run.
 func TestWarmTree(t *testing.T) {
 	a1 := model.Export{CurriculumID: "a", Locale: "en", CurriculumSlug: "a", VariantSlug: "base", LocaleSlug: "en"}
 	a2 := model.Export{CurriculumID: "a", Locale: "es", CurriculumSlug: "a", VariantSlug: "base", LocaleSlug: "es"}
@@ -18,12 +21,12 @@ func TestWarmTree(t *testing.T) {
 	tree := func(e model.Export) *model.Tree {
 		return &model.Tree{Export: e, ETag: `"1"`, Nodes: []*model.Node{
 			{ID: "n1", Title: "Published", WorkflowStatus: "published"},
-			{ID: "n2", Title: "Draft", WorkflowStatus: "draft"},
 		}}
 	}
 	plan := &fetch.Plan{Curricula: []fetch.CurriculumPlan{{Exports: []model.Export{a1, a2}}, {Exports: []model.Export{b1}}}}
 	plan.Curricula[0].Curriculum.ID = "a"
 	plan.Curricula[1].Curriculum.ID = "b"
+	errReadBack := errors.New("read back")
 
 	tests := []struct {
 		name     string
@@ -38,22 +41,24 @@ func TestWarmTree(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &siteRun{o: &siteOptions{}, bodies: &bodies{}, outlines: outlines{}, kept: map[model.Key]bodyRef{}, reused: map[model.Key]bool{}}
-			// As start does, without its rendering goroutine.
-			s.left, s.spoiled, s.early = map[string]int{"a": 2, "b": 1}, map[string]bool{}, map[model.Key]bool{}
+			s := &Website{outlines: outlines{}, histories: map[model.Key]*changes.History{}}
+			// As Start does, without its rendering goroutine.
+			s.left, s.spoiled = map[string]int{"a": 2, "b": 1}, map[string]bool{}
 			s.plan, s.queue = plan, make(chan *fetch.CurriculumPlan, 2)
+			s.trees = func(model.Export) (*model.Tree, error) { return nil, errReadBack }
 			for _, e := range tc.order {
 				if tc.failed[e.Key()] {
-					s.arrived(e, false)
+					s.Arrived(e, false)
 					continue
 				}
 				var entry output.ManifestExport
-				// As the run hands trees over: published nodes only.
-				r := fetch.Result{Export: e, Tree: visible(tree(e), false), NotModified: true}
-				if err := s.keep(r, &entry); err != nil {
+				if err := s.Keep(&render.Tree{Tree: tree(e)}, &changes.History{}, &entry); err != nil {
 					t.Fatal(err)
 				}
-				s.arrived(e, true)
+				if entry.HTML == "" || entry.Feed == "" {
+					t.Errorf("entry names pages %q and feed %q", entry.HTML, entry.Feed)
+				}
+				s.Arrived(e, true)
 			}
 			if s.warm.key != tc.wantWarm {
 				t.Fatalf("warm tree %q, want %q", s.warm.key, tc.wantWarm)
@@ -61,17 +66,21 @@ func TestWarmTree(t *testing.T) {
 			if tc.wantWarm == (model.Key{}) {
 				return
 			}
-			// bodies has no client: reading a body back would panic, so a
-			// tree returned here is the warm one.
-			got, err := s.tree(s.kept[tc.wantWarm])
+			var e model.Export
+			for _, x := range []model.Export{a1, a2, b1} {
+				if x.Key() == tc.wantWarm {
+					e = x
+				}
+			}
+			got, err := s.tree(e)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Export.Key() != tc.wantWarm || len(got.Nodes) != 1 || got.Nodes[0].ID != "n1" {
-				t.Errorf("warm tree: %+v, want %q with its published node n1 only", got, tc.wantWarm)
+			if got.Export.Key() != tc.wantWarm {
+				t.Errorf("warm tree of %q, want %q", got.Export.Key(), tc.wantWarm)
 			}
-			if s.take(tc.wantWarm) != nil {
-				t.Error("the warm tree was handed out twice")
+			if _, err := s.tree(e); !errors.Is(err, errReadBack) {
+				t.Errorf("a second ask: %v, want the tree read back", err)
 			}
 		})
 	}

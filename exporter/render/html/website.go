@@ -1,0 +1,324 @@
+package html
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/curex/curex/exporter/changes"
+	"github.com/curex/curex/exporter/crash"
+	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// Website is the website as the run's site format (render.Site), in two
+// phases. While trees arrive it keeps each tree's outline and history;
+// once every tree of a curriculum is in, written, it renders the
+// curriculum's trees one at a time, reading each back from the run, so
+// the language and variant switchers know its other trees and memory
+// holds one tree plus the outlines of the curricula still waiting, not
+// the organization. A curriculum's outlines go once its pages are
+// written; trees carried over unchanged keep none (their curriculum is
+// unchanged as a whole, no page is rendered against them). Finish
+// renders the trees left, then the site-wide pages.
+type Website struct {
+	o        render.Options
+	renderer *Renderer
+
+	mu sync.Mutex
+	// outlines holds the outline of each tree kept and not yet rendered:
+	// the trees Finish renders.
+	outlines outlines
+	// histories holds the history of changes of each tree kept.
+	histories map[model.Key]*changes.History
+
+	// Early rendering: a curriculum whose trees are all in and all written
+	// this run is rendered at once, by one goroutine, while the other
+	// curricula are still being fetched (see Start).
+	left    map[string]int  // trees not in yet, by curriculum id
+	spoiled map[string]bool // a tree failed or was held back
+	plan    *fetch.Plan
+	trees   render.Trees
+	// warm is the decoded tree that completed its curriculum, kept for
+	// renderCurriculum so that the tree rendered next is not read back
+	// and decoded again; one at most, so memory stays one tree.
+	warm   warmTree
+	queue  chan *fetch.CurriculumPlan
+	done   chan error
+	cancel context.CancelFunc
+}
+
+// NewSite makes the website of a run (a render.Format's NewSite). A theme
+// it cannot load is an error naming the theme setting.
+func NewSite(_ context.Context, o render.Options) (render.Site, error) {
+	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate})
+	if err != nil {
+		return nil, setting.Errorf(setting.Theme, "%w", err)
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Website{o: o, renderer: r, outlines: outlines{}, histories: map[model.Key]*changes.History{}}, nil
+}
+
+// Name implements render.Site.
+func (s *Website) Name() string { return "html" }
+
+// warmTree is a tree kept decoded by export key (see Website.warm).
+type warmTree struct {
+	key model.Key
+	t   *model.Tree
+}
+
+// take returns the kept tree of export key k and forgets it; nil when
+// the slot holds another tree.
+func (s *Website) take(k model.Key) *model.Tree {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.warm.key != k || s.warm.t == nil {
+		return nil
+	}
+	t := s.warm.t
+	s.warm = warmTree{}
+	return t
+}
+
+// tree returns the tree of e for rendering: the warm one when it is e's,
+// else the one the run reads back.
+func (s *Website) tree(e model.Export) (*model.Tree, error) {
+	if t := s.take(e.Key()); t != nil {
+		return t, nil
+	}
+	return s.trees(e)
+}
+
+// Start implements render.Site: it makes curricula render as soon as each
+// is complete (Arrived); Stop waits for that. The pages of a curriculum
+// depend only on its own trees (switchers stay within it), so once its
+// last tree is in, nothing later changes them, unless one of its trees
+// failed or was held back as unchanged: Finish decides those.
+func (s *Website) Start(ctx context.Context, w render.Writer, plan *fetch.Plan, trees render.Trees) {
+	s.left, s.spoiled = map[string]int{}, map[string]bool{}
+	for _, cp := range plan.Curricula {
+		s.left[cp.Curriculum.ID] = len(cp.Exports)
+	}
+	s.plan, s.trees = plan, trees
+	q := make(chan *fetch.CurriculumPlan, len(plan.Curricula))
+	s.queue = q
+	s.done = make(chan error, 1)
+	ctx, s.cancel = context.WithCancel(ctx)
+	go func() {
+		var first error
+		for cp := range q {
+			if first == nil && ctx.Err() == nil {
+				first = s.renderSafely(w, plan, cp)
+			}
+		}
+		s.done <- first
+	}()
+}
+
+// Arrived implements render.Site: it counts a tree in, and queues its
+// curriculum once all its trees are in, written.
+func (s *Website) Arrived(e model.Export, written bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.queue == nil {
+		return
+	}
+	id := e.CurriculumID
+	if !written {
+		s.spoiled[id] = true
+	}
+	if s.left[id]--; s.left[id] == 0 && !s.spoiled[id] {
+		for i := range s.plan.Curricula {
+			if s.plan.Curricula[i].Curriculum.ID == id {
+				s.queue <- &s.plan.Curricula[i] // buffered: one slot per curriculum
+			}
+		}
+	}
+}
+
+// Stop implements render.Site: it waits for the curricula queued and
+// returns the first error. Calling it again returns nil.
+func (s *Website) Stop() error {
+	s.mu.Lock()
+	q := s.queue
+	s.queue = nil
+	s.mu.Unlock()
+	if q == nil {
+		return nil
+	}
+	close(q)
+	err := <-s.done
+	s.cancel()
+	return err
+}
+
+// renderSafely is renderCurriculum with a panic turned into its error.
+func (s *Website) renderSafely(w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) (err error) {
+	defer crash.Recover(&err)
+	return s.renderCurriculum(w, plan, cp)
+}
+
+// renderCurriculum writes the pages of every tree of cp.
+func (s *Website) renderCurriculum(w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) error {
+	exported := map[model.Key]bool{}
+	for _, e := range cp.Exports {
+		exported[e.Key()] = true
+	}
+	site := siteOf(s.o, plan, exported)
+	s.mu.Lock()
+	own := outlines{}
+	for _, e := range cp.Exports {
+		own[e.Dir()] = s.outlines[e.Dir()]
+	}
+	s.withChanges(site, cp.Exports)
+	s.mu.Unlock()
+	for _, e := range cp.Exports {
+		if err := s.renderTree(w, site, e, own); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	for _, e := range cp.Exports {
+		delete(s.outlines, e.Dir()) // its pages are written: no one else asks
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// renderTree reads e's tree back and writes its pages.
+func (s *Website) renderTree(w render.Writer, site *Site, e model.Export, others Outlines) error {
+	t, err := s.tree(e)
+	if err != nil {
+		return fmt.Errorf("website: %s: %w", e.Dir(), err)
+	}
+	s.o.Log.Debug("website: rendering", "export", e.Dir())
+	if err := s.renderer.RenderTree(w, site, t, others); err != nil {
+		return fmt.Errorf("website: %s: %w", e.Dir(), err)
+	}
+	s.o.Log.Debug("website: rendered", "export", e.Dir())
+	return nil
+}
+
+// withChanges gives site the histories of exports; s.mu is held.
+func (s *Website) withChanges(site *Site, exports []model.Export) {
+	site.Changes = map[string]*changes.History{}
+	for _, e := range exports {
+		if h := s.histories[e.Key()]; h != nil {
+			site.Changes[e.Dir()] = h
+		}
+	}
+}
+
+// Keep implements render.Site: it records a tree written this run (t as
+// the formats see it) for its pages.
+func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.ManifestExport) error {
+	e := t.Export
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.outlines[e.Dir()] = OutlineOf(t.Tree)
+	if h != nil {
+		s.histories[e.Key()] = h
+		entry.Feed = layout.Feed(e)
+	}
+	// The tree that completes a curriculum none of whose trees failed is
+	// rendered next (Arrived queues it): keep it decoded if the slot is
+	// free.
+	id := e.CurriculumID
+	if s.queue != nil && s.left[id] == 1 && !s.spoiled[id] && s.warm.t == nil {
+		s.warm = warmTree{key: e.Key(), t: t.Tree}
+	}
+	entry.HTML = layout.ExportIndex(e)
+	return nil
+}
+
+// Reuse implements render.Site: the pages of t were carried over
+// unchanged, and the site-wide pages (the landing page's progress, the
+// sitemap) count them. Its curriculum is unchanged as a whole, so no
+// page is rendered against its outline: none is kept.
+func (s *Website) Reuse(t *render.Tree) { s.renderer.Reuse(t.Tree) }
+
+// Finish implements render.Site: it writes the pages of every tree kept
+// and not yet rendered, then the site-wide pages.
+func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.Export, pages map[model.Key]bool) error {
+	site := siteOf(s.o, s.plan, pages)
+	s.withChanges(site, exports)
+	for _, e := range exports {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if s.outlines[e.Dir()] == nil {
+			continue // not written this run, or its pages are written
+		}
+		if err := s.renderTree(w, site, e, s.outlines); err != nil {
+			return err
+		}
+	}
+	if err := s.renderer.RenderSite(w, site); err != nil {
+		return fmt.Errorf("website: %w", err)
+	}
+	return nil
+}
+
+// siteOf describes the whole site from the plan: curricula, their
+// variants and locales, and which pairs have pages (written now, or kept
+// from the previous run).
+func siteOf(o render.Options, plan *fetch.Plan, exported map[model.Key]bool) *Site {
+	site := &Site{
+		URL: o.SiteURL, Generator: o.Generator,
+		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
+		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"),
+	}
+	for _, cp := range plan.Curricula {
+		// Names are shown as one-line texts (fetch.PlainText: no control
+		// characters, no bidi control left open); manifest.json keeps them
+		// exactly as the API gives them.
+		hc := &Curriculum{
+			ID: cp.Curriculum.ID, Name: fetch.PlainText(cp.Curriculum.Name), Description: cp.Curriculum.Description,
+			Slug: cp.Slug, PrimaryLocale: cp.PrimaryLocale, Exported: map[string]bool{},
+		}
+		for _, l := range cp.Locales {
+			hc.Locales = append(hc.Locales, Locale{
+				Code: l.Code, Name: fetch.PlainText(l.Name), Slug: fetch.LocaleSlug(l.Code),
+				IsPrimary: l.IsPrimary || l.Code == cp.PrimaryLocale, RTL: RTL(l.Code),
+				TranslationProgress: l.TranslationProgress, PublishedProgress: l.PublishedProgress,
+			})
+		}
+		slugs := map[string]string{cp.Curriculum.ID: fetch.BaseSlug}
+		hc.Variants = append(hc.Variants, Variant{ID: cp.Curriculum.ID, Slug: fetch.BaseSlug})
+		for _, e := range cp.Exports {
+			if e.Variant != "" {
+				slugs[e.VariantID] = e.VariantSlug
+			}
+		}
+		for _, v := range cp.Variants {
+			sl, ok := slugs[v.ID]
+			if !ok {
+				continue // not exported: no pages to switch to
+			}
+			hc.Variants = append(hc.Variants, Variant{
+				Name: fetch.PlainText(v.Name), ID: v.ID, Slug: sl, ParentSlug: slugs[v.ParentID], Depth: v.Depth,
+			})
+		}
+		for _, e := range cp.Exports {
+			if exported[e.Key()] {
+				hc.Exported[e.VariantSlug+"/"+e.LocaleSlug] = true
+			}
+		}
+		site.Curricula = append(site.Curricula, hc)
+	}
+	return site
+}
+
+// outlines holds the outlines of a run's trees by export folder.
+type outlines map[string]*Outline
+
+// Outline implements Outlines.
+func (o outlines) Outline(c, v, l string) *Outline { return o[c+"/"+v+"/"+l] }
