@@ -103,16 +103,21 @@ type PlanReport struct {
 	Limiter *pace.Limiter
 }
 
-// Plan runs discovery only and decides what the next run would fetch, for
-// `curex plan`. It records nothing.
-func Plan(ctx context.Context, c Config) (*PlanReport, error) {
+// apiSession checks c for a session with the API and opens one.
+func apiSession(c *Config) (*session, error) {
 	if err := c.checkAPI(); err != nil {
 		return nil, err
 	}
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	s, err := newSession(&c, source{})
+	return newSession(c, source{})
+}
+
+// Plan runs discovery only and decides what the next run would fetch, for
+// `curex plan`. It records nothing.
+func Plan(ctx context.Context, c Config) (*PlanReport, error) {
+	s, err := apiSession(&c)
 	if err != nil {
 		return nil, err
 	}
@@ -157,13 +162,7 @@ func (s *session) discover(ctx context.Context, log *slog.Logger, f fetch.Filter
 
 // WhoAmI verifies the token and returns the user it belongs to.
 func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
-	if err := c.checkAPI(); err != nil {
-		return nil, err
-	}
-	if err := c.check(); err != nil {
-		return nil, err
-	}
-	s, err := newSession(&c, source{})
+	s, err := apiSession(&c)
 	if err != nil {
 		return nil, err
 	}
