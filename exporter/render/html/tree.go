@@ -95,25 +95,49 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 	flatten(t.Nodes, nil)
 	x.fullSide = len(x.flat) <= fullSidebarLimit
 
+	x.findSwitchers(outlines, own)
+	if err := x.renderPages(w); err != nil {
+		return err
+	}
+	if err := x.writeSearch(w); err != nil {
+		return err
+	}
+	ids := make([]string, len(x.flat))
+	for i, f := range x.flat {
+		ids[i] = f.n.ID
+	}
+	r.record(x.dir, &treeRecord{outline: own, ids: ids})
+	return nil
+}
+
+// findSwitchers finds the trees the language and variant switchers link to:
+// the other locales of this variant and the other variants in this
+// locale that have pages (own is this tree's outline).
+func (x *treeCtx) findSwitchers(outlines Outlines, own *Outline) {
 	outline := func(vs *Variant, ls *Locale) *Outline {
-		if vs.Slug == v.Slug && ls.Slug == l.Slug {
+		if vs.Slug == x.v.Slug && ls.Slug == x.l.Slug {
 			return own
 		}
-		if !c.Exported[vs.Slug+"/"+ls.Slug] || outlines == nil {
+		if !x.c.Exported[vs.Slug+"/"+ls.Slug] || outlines == nil {
 			return nil
 		}
-		return outlines.Outline(c.Slug, vs.Slug, ls.Slug)
+		return outlines.Outline(x.c.Slug, vs.Slug, ls.Slug)
 	}
-	for i := range c.Locales {
-		if o := outline(v, &c.Locales[i]); o != nil {
-			x.locales = append(x.locales, target{locale: &c.Locales[i], variant: v, outline: o})
+	for i := range x.c.Locales {
+		if o := outline(x.v, &x.c.Locales[i]); o != nil {
+			x.locales = append(x.locales, target{locale: &x.c.Locales[i], variant: x.v, outline: o})
 		}
 	}
-	for i := range c.Variants {
-		if o := outline(&c.Variants[i], l); o != nil {
-			x.variants = append(x.variants, target{locale: l, variant: &c.Variants[i], outline: o})
+	for i := range x.c.Variants {
+		if o := outline(&x.c.Variants[i], x.l); o != nil {
+			x.variants = append(x.variants, target{locale: x.l, variant: &x.c.Variants[i], outline: o})
 		}
 	}
+}
+
+// renderPages writes the node pages, the contents page and the "What's
+// new" page.
+func (x *treeCtx) renderPages(w Writer) error {
 	// Node pages are independent: render them on every processor, each
 	// worker with its own cache of sidebar items, and the contents and
 	// "What's new" pages beside them.
@@ -145,18 +169,7 @@ func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outl
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	if err := x.writeSearch(w); err != nil {
-		return err
-	}
-	ids := make([]string, len(x.flat))
-	for i, f := range x.flat {
-		ids[i] = f.n.ID
-	}
-	r.record(x.dir, &treeRecord{outline: own, ids: ids})
-	return nil
+	return errors.Join(errs...)
 }
 
 // gated runs render within the renderer's gate, if any.
