@@ -247,111 +247,137 @@ func listRemote(ctx context.Context, b *blob.Bucket, prefix, target string) (map
 // when owned (the previous manifest lists them) or when their metadata
 // says curex wrote them (one Attributes call each), else left alone.
 func diff(ctx context.Context, b *blob.Bucket, prefix string, files []localFile, remote map[string]remoteObject, owned map[string]bool, o Options) (*Plan, error) {
-	p := &Plan{Existing: len(remote)}
-	var (
-		mu        sync.Mutex
-		uploads   []Item
-		unchanged int
-	)
-	add := func(lf localFile, r Reason) {
-		mu.Lock()
-		defer mu.Unlock()
-		uploads = append(uploads, Item{
-			Path: lf.rel, Key: prefix + lf.rel, Size: lf.storedSize, SHA256: lf.sha256,
-			ContentType: lf.h.contentType, CacheControl: lf.h.cacheControl, ContentEncoding: lf.h.contentEncoding,
-			Reason: r, md5: lf.storedMD5,
-		})
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(o.Concurrency)
-	for _, lf := range files {
-		obj, ok := remote[lf.rel]
-		switch {
-		case !ok:
-			add(lf, ReasonNew)
-		case o.Force:
-			add(lf, ReasonForced)
-		case obj.size != lf.storedSize:
-			add(lf, ReasonChanged)
-		case bytes.Equal(obj.md5, lf.storedMD5):
-			unchanged++
-		default:
-			p.Checked++
-			g.Go(func() (err error) {
-				defer crash.Recover(&err)
-				same, err := sameByMetadata(gctx, b, prefix+lf.rel, lf)
-				if err != nil {
-					return err
-				}
-				if !same {
-					add(lf, ReasonChanged)
-					return nil
-				}
-				mu.Lock()
-				unchanged++
-				mu.Unlock()
-				return nil
-			})
-		}
-	}
-	if err := g.Wait(); err != nil {
+	d := &differ{b: b, prefix: prefix, o: o, p: &Plan{Existing: len(remote)}}
+	if err := d.compare(ctx, files, remote); err != nil {
 		return nil, err
 	}
-	local := make(map[string]bool, len(files))
-	for _, lf := range files {
-		local[lf.rel] = true
-	}
-	// A stale object is deleted only when curex wrote it: the bucket's
-	// previous manifest.json lists it, or it carries curex's checksum
-	// metadata (an interrupted publish wrote it). Anything else (the
-	// owner's CNAME, ads.txt, verification files) is left alone.
-	g, gctx = errgroup.WithContext(ctx)
-	g.SetLimit(o.Concurrency)
-	for rel := range remote {
-		if local[rel] || kept(rel, o.Keep) {
-			continue
-		}
-		if owned[rel] {
-			mu.Lock() // the goroutines below append too
-			p.Delete = append(p.Delete, prefix+rel)
-			mu.Unlock()
-			continue
-		}
-		g.Go(func() (err error) {
-			defer crash.Recover(&err)
-			a, err := b.Attributes(gctx, prefix+rel)
-			if gcerrors.Code(err) == gcerrors.NotFound {
-				return nil // gone since the listing
-			}
-			if err != nil {
-				return fmt.Errorf("read attributes of %q: %w", prefix+rel, err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if a.Metadata[metaSHA256] != "" {
-				p.Delete = append(p.Delete, prefix+rel)
-			} else {
-				p.LeftAlone = append(p.LeftAlone, prefix+rel)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := d.stale(ctx, files, remote, owned); err != nil {
 		return nil, err
 	}
+	p := d.p
 	slices.Sort(p.LeftAlone)
 	slices.Sort(p.Delete)
-	slices.SortFunc(uploads, func(a, b Item) int {
+	slices.SortFunc(d.uploads, func(a, b Item) int {
 		if c := a.phase() - b.phase(); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	p.Upload, p.Unchanged = uploads, unchanged
-	for _, it := range uploads {
+	p.Upload, p.Unchanged = d.uploads, d.unchanged
+	for _, it := range d.uploads {
 		p.Bytes += it.Size
 	}
 	return p, nil
+}
+
+// differ builds one plan.
+type differ struct {
+	b      *blob.Bucket
+	prefix string
+	o      Options
+	p      *Plan
+
+	mu        sync.Mutex // guards what follows, p.Delete and p.LeftAlone
+	uploads   []Item
+	unchanged int
+}
+
+// upload plans lf's upload for reason r.
+func (d *differ) upload(lf localFile, r Reason) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.uploads = append(d.uploads, Item{
+		Path: lf.rel, Key: d.prefix + lf.rel, Size: lf.storedSize, SHA256: lf.sha256,
+		ContentType: lf.h.contentType, CacheControl: lf.h.cacheControl, ContentEncoding: lf.h.contentEncoding,
+		Reason: r, md5: lf.storedMD5,
+	})
+}
+
+// same counts a file the bucket holds as it is.
+func (d *differ) same() {
+	d.mu.Lock()
+	d.unchanged++
+	d.mu.Unlock()
+}
+
+// compare decides, for each local file, whether to upload it.
+func (d *differ) compare(ctx context.Context, files []localFile, remote map[string]remoteObject) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(d.o.Concurrency)
+	for _, lf := range files {
+		obj, ok := remote[lf.rel]
+		switch {
+		case !ok:
+			d.upload(lf, ReasonNew)
+		case d.o.Force:
+			d.upload(lf, ReasonForced)
+		case obj.size != lf.storedSize:
+			d.upload(lf, ReasonChanged)
+		case bytes.Equal(obj.md5, lf.storedMD5):
+			d.same()
+		default:
+			d.p.Checked++
+			g.Go(func() (err error) {
+				defer crash.Recover(&err)
+				same, err := sameByMetadata(gctx, d.b, d.prefix+lf.rel, lf)
+				if err != nil {
+					return err
+				}
+				if !same {
+					d.upload(lf, ReasonChanged)
+					return nil
+				}
+				d.same()
+				return nil
+			})
+		}
+	}
+	return g.Wait()
+}
+
+// stale decides what to do with the objects the folder does not have. A
+// stale object is deleted only when curex wrote it: the bucket's previous
+// manifest.json lists it (owned), or it carries curex's checksum metadata
+// (an interrupted publish wrote it). Anything else (the owner's CNAME,
+// ads.txt, verification files) is left alone.
+func (d *differ) stale(ctx context.Context, files []localFile, remote map[string]remoteObject, owned map[string]bool) error {
+	local := make(map[string]bool, len(files))
+	for _, lf := range files {
+		local[lf.rel] = true
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(d.o.Concurrency)
+	for rel := range remote {
+		if local[rel] || kept(rel, d.o.Keep) {
+			continue
+		}
+		key := d.prefix + rel
+		if owned[rel] {
+			d.mu.Lock() // the goroutines below append too
+			d.p.Delete = append(d.p.Delete, key)
+			d.mu.Unlock()
+			continue
+		}
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
+			a, err := d.b.Attributes(gctx, key)
+			if gcerrors.Code(err) == gcerrors.NotFound {
+				return nil // gone since the listing
+			}
+			if err != nil {
+				return fmt.Errorf("read attributes of %q: %w", key, err)
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if a.Metadata[metaSHA256] != "" {
+				d.p.Delete = append(d.p.Delete, key)
+			} else {
+				d.p.LeftAlone = append(d.p.LeftAlone, key)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 // maxManifestBytes bounds the previous manifest.json read from a bucket.
