@@ -34,10 +34,8 @@ const (
 // defuse returns src with every line held to the limits above. src comes
 // back unchanged, without a copy, when no line needs it.
 func defuse(src string) string {
-	var out []byte // nil until a line needs a change
-	done := 0      // src[:done] is accounted for in out
-	fence := ""    // the opening fence while inside column-0 fenced code
-	refRun := 0    // lines in a row starting with '['
+	d := &defuser{src: src}
+	fence := "" // the opening fence while inside column-0 fenced code
 
 	for i := 0; i < len(src); {
 		end := i
@@ -59,27 +57,59 @@ func defuse(src string) string {
 				fence = line[:n]
 			}
 		default:
-			out, done = defuseLine(src, i, end, out, done, &refRun)
+			d.line(i, end)
 		}
 		i = end + 1
 	}
-	if out == nil {
+	if d.out == nil {
 		return src
 	}
-	return string(append(out, src[done:]...))
+	return string(append(d.out, src[d.done:]...))
 }
 
-// defuseLine applies the limits to the line src[i:end], appending to out
-// what changes; it returns the new out and done.
-func defuseLine(src string, i, end int, out []byte, done int, refRun *int) ([]byte, int) {
-	markers, col := 0, 0
-	escape := func(at int) { // insert a backslash before src[at]
-		out = append(out, src[done:at]...)
-		out = append(out, '\\')
-		done = at
+// defuser rewrites the lines of src that go past the limits.
+type defuser struct {
+	src    string
+	out    []byte // nil until a line needs a change
+	done   int    // src[:done] is accounted for in out
+	refRun int    // lines in a row starting with '['
+}
+
+// escape inserts a backslash before src[at].
+func (d *defuser) escape(at int) {
+	d.out = append(d.out, d.src[d.done:at]...)
+	d.out = append(d.out, '\\')
+	d.done = at
+}
+
+// drop leaves src[from:to] out.
+func (d *defuser) drop(from, to int) {
+	d.out = append(d.out, d.src[d.done:from]...)
+	d.done = to
+}
+
+// line applies the limits to the line src[i:end].
+func (d *defuser) line(i, end int) {
+	j := d.prefix(i, end)
+	src := d.src
+	switch {
+	case strings.TrimLeft(src[j:end], " \t") == "":
+		d.refRun = 0
+	case src[j] == '[':
+		if d.refRun++; d.refRun > maxRefRun {
+			d.escape(j)
+		}
 	}
+	d.destinations(i, j, end)
+}
+
+// prefix holds the container prefix of the line src[i:end] (indentation,
+// block quote, list and footnote markers) to maxIndent columns and
+// maxMarkers markers, and returns where the prefix ends.
+func (d *defuser) prefix(i, end int) int {
+	src := d.src
+	markers, col := 0, 0
 	j := i
-prefix:
 	for j < end {
 		c := src[j]
 		switch {
@@ -94,16 +124,16 @@ prefix:
 				for k < end && (src[k] == ' ' || src[k] == '\t') {
 					k++
 				}
-				out = append(out, src[done:j]...)
-				done, j = k, k
+				d.drop(j, k)
+				j = k
 				continue
 			}
 			col += w
 			j++
 		case c == '>' || (c == '-' || c == '+' || c == '*') && endsMarker(src, j+1, end):
 			if markers++; markers > maxMarkers {
-				escape(j)
-				break prefix
+				d.escape(j)
+				return j
 			}
 			j++
 		case c >= '0' && c <= '9':
@@ -112,37 +142,35 @@ prefix:
 				k++
 			}
 			if k == end || src[k] != '.' && src[k] != ')' || !endsMarker(src, k+1, end) {
-				break prefix
+				return j
 			}
 			if markers++; markers > maxMarkers {
-				escape(k)
-				break prefix
+				d.escape(k)
+				return j
 			}
 			j = k + 1
 		case c == '[' && j+1 < end && src[j+1] == '^':
 			k := strings.IndexByte(src[j:end], ']')
 			if k < 0 || j+k+1 >= end || src[j+k+1] != ':' || !endsMarker(src, j+k+2, end) {
-				break prefix
+				return j
 			}
 			if markers++; markers > maxMarkers {
-				escape(j)
-				break prefix
+				d.escape(j)
+				return j
 			}
 			j += k + 2
 		default:
-			break prefix
+			return j
 		}
 	}
-	switch {
-	case strings.TrimLeft(src[j:end], " \t") == "":
-		*refRun = 0
-	case src[j] == '[':
-		if *refRun++; *refRun > maxRefRun {
-			escape(j)
-		}
-	}
-	// Link destinations. nextWS and nextGT only move forward, so this is
-	// linear in the length of the line.
+	return j
+}
+
+// destinations holds the scans for link destinations on the line
+// src[i:end], from j on, to maxDestination. nextWS and nextGT only move
+// forward, so this is linear in the length of the line.
+func (d *defuser) destinations(i, j, end int) {
+	src := d.src
 	nextWS, nextGT := j, j
 	for k := j; k+1 < end; k++ {
 		if src[k] != ']' || src[k+1] != '(' || escaped(src, i, k) {
@@ -159,10 +187,9 @@ prefix:
 			scan = nextWS - k
 		}
 		if scan > maxDestination {
-			escape(k)
+			d.escape(k)
 		}
 	}
-	return out, done
 }
 
 // endsMarker reports whether a marker ending before src[i] is complete:
