@@ -321,28 +321,45 @@ func (a *Archive) Txtar() ([]byte, error) {
 		return nil, err
 	}
 	b.WriteString(comment)
+	err := a.each(isTxtarMarker, func(name string, data []byte) error {
+		if bytes.HasSuffix(data, []byte("\n"+noNewline+"\n")) || string(data) == noNewline+"\n" {
+			return fmt.Errorf("golden: %s ends in a line %q, which the archive uses", name, noNewline)
+		}
+		fmt.Fprintf(&b, "-- %s --\n", name)
+		b.Write(data)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			b.WriteString("\n" + noNewline + "\n")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// each calls fn with the name and the content to write of every file of
+// a, in order: a binary file's Digest, else its bytes. It fails on a name
+// that cannot be a header (or is given twice), and on content holding a
+// line that isMarker reads as a header.
+func (a *Archive) each(isMarker func(string) (string, bool), fn func(name string, data []byte) error) error {
 	seen := map[string]bool{}
 	for _, f := range a.Files {
 		if err := checkName(f.Name, seen); err != nil {
-			return nil, err
+			return err
 		}
 		data := f.Data
 		if !IsText(data) {
 			data = Digest(data)
 		}
-		if err := noMarker(f.Name, data, isTxtarMarker); err != nil {
-			return nil, err
+		if err := noMarker(f.Name, data, isMarker); err != nil {
+			return err
 		}
-		if bytes.HasSuffix(data, []byte("\n"+noNewline+"\n")) || string(data) == noNewline+"\n" {
-			return nil, fmt.Errorf("golden: %s ends in a line %q, which the archive uses", f.Name, noNewline)
-		}
-		fmt.Fprintf(&b, "-- %s --\n", f.Name)
-		b.Write(data)
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			b.WriteString("\n" + noNewline + "\n")
+		if err := fn(f.Name, data); err != nil {
+			return err
 		}
 	}
-	return b.Bytes(), nil
+	return nil
 }
 
 // ParseTxtar reads a txtar archive as Txtar writes it. Digest lines are
@@ -398,21 +415,14 @@ func (a *Archive) Head() ([]byte, error) {
 		return nil, errors.New("golden: the head(1) layout has no place for a comment; name the file .txtar")
 	}
 	var b bytes.Buffer
-	seen := map[string]bool{}
-	for _, f := range a.Files {
-		if err := checkName(f.Name, seen); err != nil {
-			return nil, err
-		}
-		data := f.Data
-		if !IsText(data) {
-			data = Digest(data)
-		}
-		if err := noMarker(f.Name, data, isHeadMarker); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&b, "==> %s <==\n", f.Name)
+	err := a.each(isHeadMarker, func(name string, data []byte) error {
+		fmt.Fprintf(&b, "==> %s <==\n", name)
 		b.Write(data)
 		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
 }
