@@ -60,15 +60,7 @@ func Update() bool { return *update }
 // first differing line.
 func Check(t testing.TB, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := write(path, got); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err := compare(path, got); err != nil {
-		t.Errorf("%v\n%s", err, hint(t))
-	}
+	check(t, path, got, compare)
 }
 
 // CheckFiles compares the files of a with the archive at path: txtar if
@@ -82,13 +74,19 @@ func CheckFiles(t testing.TB, path string, a *Archive) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	check(t, path, got, compareArchive)
+}
+
+// check writes got to path under -update, else compares them with cmp.
+func check(t testing.TB, path string, got []byte, cmp func(path string, got []byte) error) {
+	t.Helper()
 	if *update {
 		if err := write(path, got); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if err := compareArchive(path, got); err != nil {
+	if err := cmp(path, got); err != nil {
 		t.Errorf("%v\n%s", err, hint(t))
 	}
 }
