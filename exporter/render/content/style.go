@@ -15,19 +15,30 @@ const (
 	darkStyle  = "github-dark"
 )
 
+// The website's theme toggle sets data-theme="light" or "dark" on <html>;
+// without it the reader's system setting applies.
+const (
+	chosenDark  = `:root[data-theme="dark"] `
+	systemDark  = `:root:not([data-theme="light"]) `
+	themeToggle = "data-theme"
+)
+
 var styleCSS = sync.OnceValue(func() []byte {
 	var b bytes.Buffer
-	b.WriteString("/* Code highlighting: chroma style \"" + lightStyle + "\", \"" + darkStyle + "\" when the reader prefers dark. */\n")
-	b.WriteString(chromaCSS(lightStyle, ""))
+	b.WriteString("/* Code highlighting: chroma style \"" + lightStyle + "\", \"" + darkStyle + "\" when the reader prefers dark (unless " +
+		themeToggle + "=\"light\") or chose it (" + themeToggle + "=\"dark\" on <html>). */\n")
+	b.WriteString(chromaCSS(lightStyle, "", ""))
 	b.WriteString("@media (prefers-color-scheme: dark) {\n")
-	b.WriteString(chromaCSS(darkStyle, "  "))
+	b.WriteString(chromaCSS(darkStyle, "  ", systemDark))
 	b.WriteString("}\n")
+	b.WriteString(chromaCSS(darkStyle, "", chosenDark))
 	return b.Bytes()
 })
 
 // chromaCSS returns the rules of one chroma style, every selector under
-// .chroma, each line indented by indent.
-func chromaCSS(name, indent string) string {
+// .chroma, preceded by scope (a selector and a space, or ""), each line
+// indented by indent.
+func chromaCSS(name, indent, scope string) string {
 	var b bytes.Buffer
 	f := chromahtml.New(chromahtml.WithClasses(true))
 	if err := f.WriteCSS(&b, styles.Get(name)); err != nil {
@@ -39,13 +50,17 @@ func chromaCSS(name, indent string) string {
 		// chroma puts the background on a ".bg" class of its own; ours is
 		// the <pre class="chroma">.
 		line = strings.Replace(line, "*/ .bg {", "*/ .chroma {", 1)
+		if scope != "" {
+			line = strings.Replace(line, "*/ .chroma", "*/ "+scope+".chroma", 1)
+		}
 		out.WriteString(indent + line + "\n")
 	}
 	return out.String()
 }
 
 // StyleCSS returns the CSS for highlighted code: chroma's "github" style by
-// default and "github-dark" inside @media (prefers-color-scheme: dark),
+// default and "github-dark" inside @media (prefers-color-scheme: dark)
+// unless <html> has data-theme="light", and when it has data-theme="dark",
 // every rule scoped under .chroma. The caller may modify the returned slice.
 func StyleCSS() []byte {
 	return bytes.Clone(styleCSS())
