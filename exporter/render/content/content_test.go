@@ -395,6 +395,16 @@ func TestStyleCSS(t *testing.T) {
 			t.Errorf("rule not under .chroma: %s", line)
 		}
 	}
+	// Every token class the light style colours has a colour in the dark
+	// theme too, both ways it is chosen, never the light one on a dark
+	// background.
+	for _, m := range tokenRule.FindAllStringSubmatch(rawCSS(lightStyle), -1) {
+		for _, scope := range []string{chosenDark, systemDark} {
+			if !strings.Contains(css, scope+".chroma ."+m[1]+" {") {
+				t.Errorf("no dark rule for .%s under %s", m[1], scope)
+			}
+		}
+	}
 	// The theme toggle's choice wins over the system setting both ways.
 	for _, want := range []string{`:root:not([data-theme="light"]) .chroma .k {`, `:root[data-theme="dark"] .chroma .k {`} {
 		if !strings.Contains(css, want) {
