@@ -66,7 +66,7 @@ func TestReaderTools(t *testing.T) {
 	}
 	b := launch(t)
 	site := exportSample(t, "html")
-	page := firstPage(t, site, `class="page-toc"`, "<pre")
+	page := firstPage(t, site, `class="on-this-page"`, "<pre")
 	if page == "" {
 		t.Fatal("no node page of the sample has both its own contents and a code block")
 	}
@@ -136,7 +136,7 @@ func TestReaderTools(t *testing.T) {
 		}
 
 		// Every link of the page's own contents leads to an element.
-		n, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll(".page-toc a").length`))
+		n, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll(".on-this-page a").length`))
 		if err != nil {
 			return err
 		}
@@ -144,11 +144,11 @@ func TestReaderTools(t *testing.T) {
 			t.Errorf("%d contents links, want 4 or more", n)
 		}
 		for i := range n {
-			href, err := eval(tab, fmt.Sprintf(`document.querySelectorAll(".page-toc a")[%d].getAttribute("href")`, i))
+			href, err := eval(tab, fmt.Sprintf(`document.querySelectorAll(".on-this-page a")[%d].getAttribute("href")`, i))
 			if err != nil {
 				return err
 			}
-			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelectorAll(".page-toc a")[%d].click(), true`, i))); err != nil {
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelectorAll(".on-this-page a")[%d].click(), true`, i))); err != nil {
 				return err
 			}
 			cond := fmt.Sprintf(`location.hash !== "" && document.querySelector(":target") !== null && decodeURIComponent(location.hash) === decodeURIComponent(%q)`, href)
@@ -164,7 +164,7 @@ func TestReaderTools(t *testing.T) {
 
 	// On a phone, the contents start folded (site.js closes them).
 	err = b.Visit(ctx, fileURL(site, page), chrome.ScreenshotOptions{Width: 390, Height: 844, Mobile: true}, func(tab context.Context) error {
-		return until(tab, "the contents are folded on a phone", `document.getElementById("page-toc").open === false`)
+		return until(tab, "the contents are folded on a phone", `document.getElementById("on-this-page").open === false`)
 	})
 	if err != nil {
 		t.Fatal(err)

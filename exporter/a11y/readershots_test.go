@@ -65,9 +65,9 @@ func readerShots(t *testing.T, b *chrome.Browser, site, dir string) {
 		{name: "node-equations", want: []string{"<math"}, prefer: []string{`<html lang="en"`}, act: scrollTo("math")},
 		{name: "node-image", want: []string{"assets/content/"}, prefer: []string{`<html lang="en"`}, act: scrollTo(`img[src*="assets/content/"]`)},
 		{name: "search-results", page: search, act: searchFor("equations", "ecuaciones")},
-		{name: "node-contents", want: []string{`class="page-toc"`, "<pre"}, prefer: []string{`<html lang="en"`},
-			act: scrollTo(".page-toc")},
-		{name: "node-dark-toggle", want: []string{`class="page-toc"`, "<pre"}, prefer: []string{`<html lang="en"`}, act: chooseDark},
+		{name: "node-contents", want: []string{`class="on-this-page"`, "<pre"}, prefer: []string{`<html lang="en"`},
+			act: scrollTo(".on-this-page")},
+		{name: "node-dark-toggle", want: []string{`class="on-this-page"`, "<pre"}, prefer: []string{`<html lang="en"`}, act: chooseDark},
 	}
 	var skipped []string
 	for _, s := range shots {

@@ -150,7 +150,7 @@
   // pageContents closes the page's table of contents where it sits above
   // the content, as the sidebar does.
   function pageContents() {
-    var d = document.getElementById("page-toc");
+    var d = document.getElementById("on-this-page");
     if (d && narrow) { d.open = false; }
   }
 

@@ -68,7 +68,7 @@ func TestOnThisPageLinks(t *testing.T) {
 					switch {
 					case a.Key == "id":
 						ids[a.Val] = true
-					case a.Key == "class" && a.Val == "page-toc":
+					case a.Key == "class" && a.Val == "on-this-page":
 						inTOC = true
 					case a.Key == "href" && inTOC:
 						links = append(links, a.Val)
