@@ -111,8 +111,15 @@ func TestReaderTools(t *testing.T) {
 		if _, err := chromedp.Run(tab, chromedp.Click("button.theme-toggle")); err != nil {
 			return err
 		}
-		if err := until(tab, "the light theme is back", `document.documentElement.getAttribute("data-theme") === "light"`); err != nil {
+		// Back to the system's setting: the choice is forgotten.
+		if err := until(tab, "the system's theme is back", `!document.documentElement.hasAttribute("data-theme")`); err != nil {
 			return err
+		}
+		if got, _ := eval(tab, `localStorage.getItem("curex-theme") === null ? "" : localStorage.getItem("curex-theme")`); got != "" {
+			t.Errorf("back to the system's theme, curex-theme = %q is still kept", got)
+		}
+		if got, _ := eval(tab, `getComputedStyle(document.body).backgroundColor`); got != light {
+			t.Errorf("back to the system's theme, the background is %s, want %s", got, light)
 		}
 
 		// A copy button on a code block, and its announced outcome.

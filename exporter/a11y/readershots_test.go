@@ -111,11 +111,11 @@ func readerShots(t *testing.T, b *chrome.Browser, site, dir string) {
 
 // searchFor types the first query into the page's search box and waits for
 // a result link; with none, it tries the next query. It drives the box the
-// way a reader does (the input of the form role="search"), so it does not
+// way a reader does (the page's first input type="search"), so it does not
 // depend on how results are drawn.
 func searchFor(queries ...string) func(tab context.Context) error {
 	return func(tab context.Context) error {
-		input := `[role=search] input[type=search]`
+		input := `input[type=search]`
 		if err := until(tab, "the search box is there", fmt.Sprintf("document.querySelector(%q) !== null", input)); err != nil {
 			return err
 		}

@@ -155,7 +155,9 @@
   }
 
   // themeToggle adds a button whose pressed state says the dark theme is
-  // shown; pressing it switches and keeps the choice in localStorage.
+  // shown; pressing it switches. A choice other than the system's setting
+  // is kept in localStorage; choosing the system's again forgets it, so
+  // the page follows the system from then on.
   function themeToggle() {
     var bar = document.querySelector(".site-header__bar");
     if (!bar || !words.darkTheme) { return; }
@@ -172,8 +174,11 @@
     function show() { b.setAttribute("aria-pressed", dark() ? "true" : "false"); }
     b.addEventListener("click", function () {
       var t = dark() ? "light" : "dark";
-      root.setAttribute("data-theme", t);
-      try { window.localStorage.setItem("curex-theme", t); } catch (e) { /* kept for this page only */ }
+      var same = (t === "dark") === !!(system && system.matches);
+      if (same) { root.removeAttribute("data-theme"); } else { root.setAttribute("data-theme", t); }
+      try {
+        if (same) { window.localStorage.removeItem("curex-theme"); } else { window.localStorage.setItem("curex-theme", t); }
+      } catch (e) { /* kept for this page only */ }
       show();
     });
     if (system && system.addEventListener) { system.addEventListener("change", show); }

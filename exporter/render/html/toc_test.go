@@ -99,3 +99,20 @@ func TestOnThisPageLinks(t *testing.T) {
 	}
 	t.Logf("%d of %d node pages have their own contents", withTOC, pages)
 }
+
+// FuzzOnThisPage: whatever HTML the content holds, every entry of the
+// page's contents has a title and links to a non-empty id in the page.
+func FuzzOnThisPage(f *testing.F) {
+	f.Add(`<h2 id="c--a">A</h2><h3 id="c-x-b">B &amp; <math><annotation>\x</annotation></math></h3><h2 id="c">C</h2><h2 id="d">D</h2>`)
+	f.Add(`<h2 id="a"><h3 id="b">x</h2></h3><h2 id=c>y<annotation-xml>z`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, h := range onThisPage(template.HTML(s), contentPrefix, "", "") {
+			for _, e := range append([]Heading{h}, h.Children...) {
+				id := strings.TrimPrefix(e.Href, "#")
+				if e.Title == "" || id == "" || id == e.Href {
+					t.Errorf("entry %+v of %q", e, s)
+				}
+			}
+		}
+	})
+}
