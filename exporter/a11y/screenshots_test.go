@@ -16,8 +16,9 @@ var screenshots = flag.String("screenshots", "", "write the README's screenshots
 
 // TestScreenshots renews the screenshots the README shows, from the sample
 // export, when -screenshots names a folder: node pages at desktop and phone
-// width, light and dark, one right to left, the landing matrix, and the
-// first pages of the largest handbook's PDF.
+// width, light and dark, one right to left, the landing matrix, the
+// contents page, the shots of readerShots, and the first pages of the
+// largest handbook's PDF.
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("no -screenshots folder")
@@ -50,6 +51,7 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	readerShots(t, b, site, dir)
 	// The largest variant × locale of the sample: Houston ISD (28 nodes).
 	pdf := filepath.Join(site, "algebra-1", "houston-isd", "es", "handbook.pdf")
 	cmd := exec.Command("pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "4", pdf, filepath.Join(dir, "handbook-page"))

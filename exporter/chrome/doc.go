@@ -1,9 +1,11 @@
 // Package chrome drives one headless Chromium through the Chrome DevTools
-// Protocol (chromedp) to print HTML files to PDF, to take screenshots and to
-// run the axe-core accessibility checker on a page.
+// Protocol (chromedp) to print HTML files to PDF, to take screenshots, to
+// run the axe-core accessibility checker on a page, and to drive a page
+// step by step in tests ([Browser.Visit], [Capture]).
 //
 // Launch starts the browser once; every call of [Browser.PDF],
-// [Browser.Screenshot] and [Browser.Axe] opens a tab of its own and closes it,
+// [Browser.Screenshot], [Browser.Axe] and [Browser.Visit] opens a tab of its
+// own and closes it,
 // so calls can run from several goroutines at once. The context of a call
 // limits that call only: a deadline or a cancellation closes its tab and
 // leaves the browser running. Give each call a deadline: a page that never

@@ -135,3 +135,101 @@
   var params = new URLSearchParams(location.search);
   if (params.get("q")) { input.value = params.get("q"); run(); }
 })();
+
+// Reader's tools, each a function of its own: the page's own table of
+// contents closes on small screens; a light/dark toggle in the header
+// remembers the choice (theme.js applies it before the page is drawn); a
+// copy button on each code block. Their words are data-* attributes of
+// <body>, in the page's language. Without this file the page still works:
+// the contents stay open, the system's theme applies, code can be selected.
+(function () {
+  "use strict";
+  var words = document.body.dataset;
+  var narrow = window.matchMedia && window.matchMedia("(max-width: 59.99rem)").matches;
+
+  // pageContents closes the page's table of contents where it sits above
+  // the content, as the sidebar does.
+  function pageContents() {
+    var d = document.getElementById("on-this-page");
+    if (d && narrow) { d.open = false; }
+  }
+
+  // themeToggle adds a button whose pressed state says the dark theme is
+  // shown; pressing it switches. A choice other than the system's setting
+  // is kept in localStorage; choosing the system's again forgets it, so
+  // the page follows the system from then on.
+  function themeToggle() {
+    var bar = document.querySelector(".site-header__bar");
+    if (!bar || !words.darkTheme) { return; }
+    var root = document.documentElement;
+    var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+    function dark() {
+      var t = root.getAttribute("data-theme");
+      return t ? t === "dark" : !!(system && system.matches);
+    }
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "theme-toggle";
+    b.textContent = words.darkTheme;
+    function show() { b.setAttribute("aria-pressed", dark() ? "true" : "false"); }
+    b.addEventListener("click", function () {
+      var t = dark() ? "light" : "dark";
+      var same = (t === "dark") === !!(system && system.matches);
+      if (same) { root.removeAttribute("data-theme"); } else { root.setAttribute("data-theme", t); }
+      try {
+        if (same) { window.localStorage.removeItem("curex-theme"); } else { window.localStorage.setItem("curex-theme", t); }
+      } catch (e) { /* kept for this page only */ }
+      show();
+    });
+    if (system && system.addEventListener) { system.addEventListener("change", show); }
+    show();
+    bar.appendChild(b);
+  }
+
+  // copyButtons puts a button on each code block of the content. The
+  // clipboard API needs a secure context, which file:// may not give: the
+  // button then selects the code for the reader to copy. The outcome is
+  // announced politely.
+  function copyButtons() {
+    if (!words.copy) { return; }
+    document.querySelectorAll(".node__content pre > code").forEach(function (code) {
+      var pre = code.parentNode;
+      var box = document.createElement("div");
+      box.className = "code-block";
+      pre.parentNode.insertBefore(box, pre);
+      box.appendChild(pre);
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "code-block__copy";
+      b.textContent = words.copy;
+      var status = document.createElement("span");
+      status.className = "code-block__status";
+      status.setAttribute("role", "status");
+      status.setAttribute("aria-live", "polite");
+      function selectCode() {
+        var range = document.createRange();
+        range.selectNodeContents(code);
+        var sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+        status.textContent = words.copySelect;
+      }
+      b.addEventListener("click", function () {
+        status.textContent = "";
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(code.textContent).then(function () {
+            status.textContent = words.copied;
+          }, selectCode);
+        } else {
+          selectCode();
+        }
+      });
+      box.appendChild(b);
+      box.appendChild(status);
+    });
+  }
+
+  pageContents();
+  themeToggle();
+  copyButtons();
+})();

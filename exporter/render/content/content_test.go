@@ -170,14 +170,14 @@ func TestHostileNode(t *testing.T) {
 	checkHTML(t, s)
 	for _, want := range []string{
 		`<section class="attr attr-b-key">`,
-		`<h2>&lt;b&gt;key&#34;</h2>`,
+		`<h2 id="n-1--b-key">&lt;b&gt;key&#34;</h2>`,
 		`<section class="attr attr-x-onclick-y">`,
 		`<dt>&lt;i&gt;k&lt;/i&gt;</dt>`,
-		`<h2>&lt;script&gt;alert(&#34;label&#34;)&lt;/script&gt;</h2>`,
+		`<h2 id="n-1--list">&lt;script&gt;alert(&#34;label&#34;)&lt;/script&gt;</h2>`,
 		`<section class="attr attr-bidi-key">`,
-		"<h2>Bidi\u202Ekey</h2>",
+		"<h2 id=\"n-1--bidi-key\">Bidi\u202Ekey</h2>",
 		`<section class="attr">`,
-		`<h2>&#34;&#34;</h2>`,
+		`<h2 id="n-1--attr">&#34;&#34;</h2>`,
 		`<pre class="value raw"><code>{&#34;a&#34;: &lt;script&gt;}</code></pre>`,
 		`<p>Different title</p>`,
 		`<section class="objectives">`,
@@ -270,17 +270,17 @@ func TestNodeOrderAndTitle(t *testing.T) {
 <p>d</p>
 </div>
 <section class="objectives">
-<h2>Objetivos</h2>
+<h2 id="n1--learning-objectives">Objetivos</h2>
 <ul>
 <li>o</li>
 </ul>
 </section>
 <section class="attr attr-alpha">
-<h2>Alpha</h2>
+<h2 id="n1--alpha">Alpha</h2>
 <p class="value">2</p>
 </section>
 <section class="attr attr-zeta">
-<h2>Zeta</h2>
+<h2 id="n1--zeta">Zeta</h2>
 <p class="value">1</p>
 </section>
 `
@@ -288,7 +288,7 @@ func TestNodeOrderAndTitle(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 	got, _ = r.NodeLevel(map[string]json.RawMessage{"notes": json.RawMessage(`"# H"`)}, "", nil, "", 3)
-	if !strings.Contains(string(got), "<h3>Notes</h3>") || !strings.Contains(string(got), `<h4 id="notes-h">H</h4>`) {
+	if !strings.Contains(string(got), `<h3 id="-notes">Notes</h3>`) || !strings.Contains(string(got), `<h4 id="notes-h">H</h4>`) {
 		t.Errorf("heading level 3:\n%s", got)
 	}
 }
@@ -388,8 +388,27 @@ func TestStyleCSS(t *testing.T) {
 		if i := strings.Index(sel, "*/"); i >= 0 {
 			sel = strings.TrimSpace(sel[i+2:])
 		}
+		for _, scope := range []string{chosenDark, systemDark} {
+			sel = strings.TrimPrefix(sel, scope)
+		}
 		if !strings.HasPrefix(sel, ".chroma") {
 			t.Errorf("rule not under .chroma: %s", line)
+		}
+	}
+	// Every token class the light style colours has a colour in the dark
+	// theme too, both ways it is chosen, never the light one on a dark
+	// background.
+	for _, m := range tokenRule.FindAllStringSubmatch(rawCSS(lightStyle), -1) {
+		for _, scope := range []string{chosenDark, systemDark} {
+			if !strings.Contains(css, scope+".chroma ."+m[1]+" {") {
+				t.Errorf("no dark rule for .%s under %s", m[1], scope)
+			}
+		}
+	}
+	// The theme toggle's choice wins over the system setting both ways.
+	for _, want := range []string{`:root:not([data-theme="light"]) .chroma .k {`, `:root[data-theme="dark"] .chroma .k {`} {
+		if !strings.Contains(css, want) {
+			t.Errorf("no rule %s", want)
 		}
 	}
 	if !strings.Contains(css, ".chroma .k {") {
@@ -523,7 +542,7 @@ func TestLargeInputs(t *testing.T) {
 		{"1MB image openers", str(strings.Repeat("![a](", mb/5)), "![a]("},
 		{"1MB angle destinations", str(strings.Repeat("[a](<", mb/5)), "[a](&lt;"},
 		{"1MB link emphasis", str(strings.Repeat("*[a*](", mb/6)), "[a"},
-		{"1MB footnote definitions", str(strings.Repeat("[^a]: ", mb/6)), "<h2>K</h2>"},
+		{"1MB footnote definitions", str(strings.Repeat("[^a]: ", mb/6)), `<h2 id="-k">K</h2>`},
 		{"1MB reference definitions", str(strings.Repeat("[x]:\n", mb/5)), "[x]:"},
 		{"1MB setext headings", str(strings.Repeat("a\n===\n", mb/6)), "<h3 id=\"k-a-100\">a</h3>"},
 		{"1MB lt", str(strings.Repeat("<a", mb/2)), "&lt;a"},
@@ -684,5 +703,34 @@ func TestControlCharactersBecomeVisible(t *testing.T) {
 	}
 	if got := escape("a\x1bb\tc\n"); got != "a\uFFFDb\tc\n" {
 		t.Errorf("escape = %q", got)
+	}
+}
+
+// TestSectionIDs: every section heading has an id of its own, which no
+// Markdown heading of the node can take, even with keys of one class name.
+func TestSectionIDs(t *testing.T) {
+	t.Parallel()
+	attrs := map[string]json.RawMessage{
+		"Notes":       json.RawMessage(`"# x"`),
+		"notes":       json.RawMessage(`"# Notes 2"`),
+		"notes-2":     json.RawMessage(`"text"`),
+		"description": json.RawMessage(`"# Notes"`),
+	}
+	got, err := New().Node(attrs, "", nil, "c-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(got)
+	for _, want := range []string{`<h2 id="c--notes">`, `<h2 id="c--notes-2">`, `<h2 id="c--notes-2-2">`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %s in\n%s", want, s)
+		}
+	}
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]*)"`).FindAllStringSubmatch(s, -1) {
+		if seen[m[1]] {
+			t.Errorf("id %s twice", m[1])
+		}
+		seen[m[1]] = true
 	}
 }

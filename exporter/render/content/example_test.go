@@ -26,18 +26,18 @@ func ExampleRenderer_Node() {
 	// <p>Solve <em>linear</em> equations. &lt;script&gt;alert(1)&lt;/script&gt; Bad</p>
 	// </div>
 	// <section class="objectives">
-	// <h2>Learning objectives</h2>
+	// <h2 id="n1--learning-objectives">Learning objectives</h2>
 	// <ul>
 	// <li>Isolate the variable.</li>
 	// <li>Check the <strong>solution</strong>.</li>
 	// </ul>
 	// </section>
 	// <section class="attr attr-estimated-minutes">
-	// <h2>Estimated minutes</h2>
+	// <h2 id="n1--estimated-minutes">Estimated minutes</h2>
 	// <p class="value">45</p>
 	// </section>
 	// <section class="attr attr-vocabulary">
-	// <h2>Vocabulary</h2>
+	// <h2 id="n1--vocabulary">Vocabulary</h2>
 	// <dl class="terms">
 	// <dt>Coefficient</dt>
 	// <dd>The number multiplying a variable.</dd>

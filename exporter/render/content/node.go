@@ -46,7 +46,9 @@ func (r *Renderer) Node(attributes map[string]json.RawMessage, nodeTitle string,
 //
 // headingLevel sets the level N of the section headings: 2 when 0, at most
 // 6. Headings inside Markdown are moved down to fit under them. Heading and
-// footnote ids start with idPrefix followed by the member's class name.
+// footnote ids start with idPrefix followed by the member's class name;
+// each section heading has the id idPrefix, '-' and the class name
+// ("c--materials"), unique on the page.
 // labels names the members (nil: DefaultLabel).
 func (r *Renderer) NodeLevel(attributes map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string, headingLevel int) (template.HTML, error) {
 	if headingLevel <= 0 {
@@ -92,6 +94,25 @@ func (w *nodeWriter) idPrefix(base string) string {
 	return p
 }
 
+// sectionID returns an unused id for the heading of the section of class
+// name cls: the prefix, a second '-' and cls ("c--materials"; "attr" for
+// an empty cls), then "-2", "-3" for a later section of the same class
+// name. Markdown heading ids are the prefix, a class name, '-' and a slug,
+// none of which starts with '-', so the two never meet; a page's table of
+// contents links to these ids.
+func (w *nodeWriter) sectionID(cls string) string {
+	if cls == "" {
+		cls = "attr"
+	}
+	base := w.prefix + "-" + cls
+	id := base
+	for n := 2; w.used[id]; n++ {
+		id = base + "-" + strconv.Itoa(n)
+	}
+	w.used[id] = true
+	return id
+}
+
 func (w *nodeWriter) section(s attrs.Section) error {
 	cls := className(s.Key)
 	base := w.prefix + cls + "-"
@@ -115,7 +136,7 @@ func (w *nodeWriter) section(s attrs.Section) error {
 		section = "objectives"
 	}
 	h := strconv.Itoa(w.level)
-	fmt.Fprintf(&w.buf, "<section class=\"%s\">\n<h%s>%s</h%s>\n", section, h, escape(w.labels.label(s.Key)), h)
+	fmt.Fprintf(&w.buf, "<section class=\"%s\">\n<h%s id=\"%s\">%s</h%s>\n", section, h, w.sectionID(cls), escape(w.labels.label(s.Key)), h)
 	switch v := s.Value; v.Kind {
 	case attrs.Invalid:
 		w.raw(s.Raw)

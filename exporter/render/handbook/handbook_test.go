@@ -268,9 +268,9 @@ func TestHeadingLevels(t *testing.T) {
 	checkDocument(t, doc)
 	for _, want := range []string{
 		`<h2 class="hb-title"><span class="hb-label">Lesson</span> <bdi class="hb-title__text">d0</bdi></h2>`,
-		`<h3>Notes</h3>`, // the attribute heading below d0
+		`<h3 id="n0--notes">Notes</h3>`, // the attribute heading below d0
 		`<h3 class="hb-title"><span class="hb-label">Lesson</span> <bdi class="hb-title__text">d1</bdi></h3>`,
-		`<h4>Notes</h4>`,
+		`<h4 id="n1--notes">Notes</h4>`,
 		`<h5 class="hb-title">`, `<h6 class="hb-title">`,
 		`<h6 class="hb-title"><span class="hb-label">Lesson</span> <bdi class="hb-title__text">d4</bdi></h6>`,
 		`<section class="hb-node hb-d4" id="n4"`,

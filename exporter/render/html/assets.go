@@ -89,7 +89,7 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 	if _, ok := files["chroma.css"]; !ok {
 		files["chroma.css"] = chroma
 	}
-	for _, k := range []string{"site.css", "site.js", "icons.css", "chroma.css"} {
+	for _, k := range []string{"site.css", "site.js", "theme.js", "icons.css", "chroma.css"} {
 		data, ok := files[k]
 		if !ok {
 			return nil, fmt.Errorf("theme: missing asset %s", k)

@@ -78,7 +78,7 @@ func (p *Page) Href(to string) string {
 }
 
 // Asset returns the link to a theme asset by its logical name ("site.css",
-// "site.js", "icons.css", "chroma.css"), or to a theme file by its path
+// "site.js", "theme.js", "icons.css", "chroma.css"), or to a theme file by its path
 // under assets/.
 func (p *Page) Asset(name string) string {
 	if a, ok := p.assets.byName[name]; ok {
@@ -192,10 +192,22 @@ type NodeView struct {
 	ContentRTL  bool
 	// Content is the HTML of the node's attributes.
 	Content template.HTML
+	// OnThisPage is the page's own table of contents: the headings of
+	// Content and "In this section", on a page with four entries or more
+	// (else empty).
+	OnThisPage []Heading
 	// Children are the node's children, Prev and Next the pages around it
 	// in reading order.
 	Children   []Link
 	Prev, Next *Link
+}
+
+// Heading is an entry of a node page's table of contents: a heading's
+// text, its link ("#id"), the language of the text when it is not the
+// page's, and the headings under it.
+type Heading struct {
+	Title, Href, Lang string
+	Children          []Heading
 }
 
 // CatalogEntry is one curriculum on the catalog page.

@@ -329,7 +329,7 @@ func variantName(v *Variant, m i18n.Messages) string {
 // sitemap needs absolute URLs) and the theme's assets. Call it after every
 // RenderTree: the sitemap lists the pages they wrote.
 func (r *Renderer) RenderSite(w Writer, site *Site) error {
-	for _, k := range []string{"site.css", "site.js", "icons.css", "chroma.css"} {
+	for _, k := range []string{"site.css", "site.js", "theme.js", "icons.css", "chroma.css"} {
 		a := r.assets.byName[k]
 		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
 			return err

@@ -333,7 +333,7 @@ func TestDeterministic(t *testing.T) {
 func TestAssetsAreHashed(t *testing.T) {
 	t.Parallel()
 	_, w := rendered(t)
-	re := regexp.MustCompile(`^assets/(site|icons|chroma)\.[0-9a-f]{8}\.(css|js)$`)
+	re := regexp.MustCompile(`^assets/(site|theme|icons|chroma)\.[0-9a-f]{8}\.(css|js)$`)
 	n := 0
 	for _, name := range w.names() {
 		if strings.HasPrefix(name, "assets/") {
@@ -346,8 +346,8 @@ func TestAssetsAreHashed(t *testing.T) {
 			n++
 		}
 	}
-	if n != 4 {
-		t.Errorf("%d assets, want site.css, site.js, icons.css, chroma.css", n)
+	if n != 5 {
+		t.Errorf("%d assets, want site.css, site.js, theme.js, icons.css, chroma.css", n)
 	}
 }
 

@@ -647,7 +647,7 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 			nv.ContentRTL = localeRTL(loc)
 		}
 	}
-	html, err := x.r.content.node(n.Attributes, n.Title, x.m, "c-")
+	html, err := x.r.content.node(n.Attributes, n.Title, x.m, contentPrefix)
 	if err != nil {
 		return fmt.Errorf("html: node %q of %s: %w", n.ID, x.dir, err)
 	}
@@ -656,6 +656,11 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 	for _, ch := range n.Children {
 		nv.Children = append(nv.Children, x.link(p, ch))
 	}
+	sections := ""
+	if len(nv.Children) > 0 {
+		sections = x.m.T("in_this_section")
+	}
+	nv.OnThisPage = onThisPage(html, contentPrefix, sections, nv.ContentLang)
 	if f.index > 0 {
 		l := x.link(p, x.flat[f.index-1].n)
 		nv.Prev = &l
