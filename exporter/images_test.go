@@ -1,0 +1,172 @@
+package exporter_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/sandbox"
+)
+
+// earthToken reads Earth Science, whose lessons show the sandbox's
+// images: three good ones and one the sandbox does not have (404).
+const earthToken = "sandbox-northwind-token"
+
+// relFiles is files with paths relative to dir, with forward slashes.
+func relFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for p, data := range files(t, dir) {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.ToSlash(rel)] = data
+	}
+	return out
+}
+
+// find returns the output's files (relative, forward slashes) whose
+// contents hold s.
+func find(t *testing.T, all map[string]string, s string) []string {
+	t.Helper()
+	var out []string
+	for p, data := range all {
+		if strings.Contains(data, s) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestContentImagesKeptInTheOutput(t *testing.T) {
+	t.Parallel()
+	_, url := sampleServer(t, sandbox.Options{})
+	out, cache := t.TempDir(), t.TempDir()
+	cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, CacheDir: cache, Limits: ratelimit.Limits{},
+		Formats: []string{"html", "handbook", "markdown", "json"}, AllowPrivateAssets: true}
+	sum, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// earth-layers, granite, water-cycle; atmosphere-layers is missing.
+	// The French lessons show the same URLs: one fetch each.
+	if sum.AssetsFetched != 3 || sum.AssetsReused != 0 || sum.AssetsFailed != 1 {
+		t.Errorf("images fetched %d, reused %d, failed %d; want 3, 0, 1", sum.AssetsFetched, sum.AssetsReused, sum.AssetsFailed)
+	}
+	all := relFiles(t, out)
+	var kept []string
+	for p := range all {
+		if strings.HasPrefix(p, "assets/content/") {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) != 3 {
+		t.Fatalf("assets/content holds %v, want 3 files", kept)
+	}
+	layers := regexp.MustCompile(`<img src="((?:\.\./)+)(assets/content/[0-9a-f]{64}\.png)" width="240" height="240" alt="Cross-section of Earth: [^"]+" loading="lazy">`)
+	pages := find(t, all, "Cross-section of Earth")
+	checked := map[string]bool{}
+	for _, p := range pages {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		m := layers.FindStringSubmatch(all[p])
+		if m == nil {
+			t.Errorf("%s: no local image of Earth's layers:\n%s", p, excerpt(all[p], "Cross-section"))
+			continue
+		}
+		// The src leads from the page to the file.
+		if got := filepath.ToSlash(filepath.Clean(filepath.Join(filepath.Dir(p), m[1], m[2]))); got != m[2] {
+			t.Errorf("%s: src %s%s resolves to %s", p, m[1], m[2], got)
+		}
+		if _, ok := all[m[2]]; !ok {
+			t.Errorf("%s refers to %s, not in the output", p, m[2])
+		}
+		checked[filepath.Base(p)] = true
+	}
+	if !checked["index.html"] || !checked["handbook.html"] {
+		t.Errorf("checked %v: want a node page and a handbook", checked)
+	}
+	// The French page keeps its own alt text.
+	if len(find(t, all, `alt="Coupe de la Terre : une fine croûte brune`)) < 2 {
+		t.Error("the French alt text is not on the French page and handbook")
+	}
+	// The missing image: its alt text, linked to its URL.
+	broken := url + "/images/atmosphere-layers.png"
+	failed := `<a href="` + broken + `" rel="noopener noreferrer nofollow" class="image-failed">Diagram of the layers of the atmosphere, from the troposphere to the thermosphere</a>`
+	if len(find(t, all, failed)) < 2 {
+		t.Errorf("no page shows the missing image as a link: %v", find(t, all, "atmosphere-layers"))
+	}
+	// Markdown bundles keep the URLs; no page loads an image remotely.
+	md := find(t, all, "]("+url+"/images/earth-layers.png)")
+	if len(md) == 0 {
+		t.Error("the Markdown bundle does not keep the image's URL")
+	}
+	for _, p := range find(t, all, `src="`+url) {
+		t.Errorf("%s loads an image from the sandbox", p)
+	}
+
+	// A second run carries the unchanged exports over, images included.
+	sum, err = exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Reused == 0 {
+		t.Fatalf("second run reused no export: %+v", sum)
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("after a second run: %v", err)
+		}
+	}
+}
+
+func TestContentImagesRefusedOrRemote(t *testing.T) {
+	t.Parallel()
+	_, url := sampleServer(t, sandbox.Options{})
+	for _, tc := range []struct {
+		name   string
+		assets string
+		failed int
+		want   string
+	}{
+		// The sandbox is on loopback: refused without AllowPrivateAssets.
+		{"loopback refused", exporter.AssetsLocal, 4, `class="image-failed">Cross-section of Earth`},
+		{"remote", exporter.AssetsRemote, 0, `<img src="` + url + `/images/earth-layers.png" alt="Cross-section of Earth`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, Limits: ratelimit.Limits{},
+				Formats: []string{"html"}, Assets: tc.assets}
+			sum, err := exporter.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.AssetsFetched != 0 || sum.AssetsFailed != tc.failed {
+				t.Errorf("fetched %d, failed %d; want 0, %d", sum.AssetsFetched, sum.AssetsFailed, tc.failed)
+			}
+			all := relFiles(t, out)
+			if len(find(t, all, tc.want)) == 0 {
+				t.Errorf("no page holds %s", tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(out, "assets", "content")); !os.IsNotExist(err) {
+				t.Errorf("assets/content: %v, want none", err)
+			}
+		})
+	}
+}
+
+// excerpt is the part of s around sub.
+func excerpt(s, sub string) string {
+	i := strings.Index(s, sub)
+	if i < 0 {
+		return "(not found)"
+	}
+	return s[max(0, i-200):min(len(s), i+200)]
+}
