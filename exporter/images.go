@@ -47,6 +47,8 @@ type images struct {
 	mu sync.Mutex
 	// written holds the paths of the files in the new output.
 	written map[string]bool
+	// data holds the bytes of the files this run wrote, by path.
+	data map[string][]byte
 }
 
 // newImages returns the images of a run with c, or nil when images stay
@@ -61,7 +63,7 @@ func newImages(c *Config, offline bool) (*images, error) {
 	if err != nil {
 		return nil, &ConfigError{setting.Errorf(setting.Assets, "%w", err)}
 	}
-	return &images{store: assets.NewStore(f, c.Concurrency), urls: content.New(), written: map[string]bool{}}, nil
+	return &images{store: assets.NewStore(f, c.Concurrency), urls: content.New(), written: map[string]bool{}, data: map[string][]byte{}}, nil
 }
 
 // resolve is the renderers' content.Images.
@@ -119,7 +121,17 @@ func (im *images) write(w *output.Writer, path string, data []byte) error {
 		return fmt.Errorf("image: %w", err)
 	}
 	im.written[path] = true
+	im.data[path] = data
 	return nil
+}
+
+// bytesOf is the formats' render.Options.ImageData: the bytes of a file
+// this run wrote.
+func (im *images) bytesOf(path string) ([]byte, bool) {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	data, ok := im.data[path]
+	return data, ok
 }
 
 // carryOver carries over from the previous output the files of an export

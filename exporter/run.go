@@ -273,7 +273,7 @@ func (r *run) schedule(ctx context.Context) error {
 		return err
 	}
 	if r.images != nil {
-		o.Images = r.images.resolve
+		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
 	}
 	if r.web, err = Formats().NewSite(ctx, o); err != nil {
 		return formatError(err)

@@ -121,6 +121,10 @@ type Options struct {
 	// (and so the PDF) use it; the Markdown bundles keep the URLs. Nil
 	// leaves every image remote (--assets remote).
 	Images content.Images
+	// ImageData returns the bytes of an image Images resolved, by its
+	// path in the output, for a format that needs them elsewhere (the
+	// PDF's copy of the handbook).
+	ImageData func(path string) ([]byte, bool)
 	// Log receives what a format has to say.
 	Log *slog.Logger
 }
