@@ -370,18 +370,16 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	t := res.Tree
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
+	// The images first, outside the gate: fetching them is waiting.
+	if r.images != nil {
+		if err := r.images.fetch(ctx, r.w, t, &entry); err != nil {
+			return false, err
+		}
+	}
 	if gate != nil {
 		gate.Acquire()
 	}
 	rc := r.rec(res.Export)
-	if r.images != nil {
-		if err := r.images.fetch(ctx, r.w, t, &entry); err != nil {
-			if gate != nil {
-				gate.Release()
-			}
-			return false, err
-		}
-	}
 	err = r.formats.write(ctx, r.w, t, &entry)
 	if err == nil {
 		err = r.changes.record(r.w, t, &entry, rc.prev, rc.hasPrev)

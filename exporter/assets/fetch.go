@@ -227,12 +227,10 @@ func (f *Fetcher) fetch(ctx context.Context, raw string) (Asset, Outcome, error)
 		return Asset{}, 0, err
 	}
 	if f.cache != nil {
-		if tag := resp.Header.Get("ETag"); tag != "" {
-			if err := f.cache.Put(cacheKey(raw), tag, data); err != nil {
-				f.o.Log.Warn("keeping an image in the cache", "url", raw, "err", err)
-			}
-		} else {
-			_ = f.cache.Delete(cacheKey(raw))
+		// Kept without an ETag too: a build reuses it, an export asks
+		// again without If-None-Match.
+		if err := f.cache.Put(cacheKey(raw), resp.Header.Get("ETag"), data); err != nil {
+			f.o.Log.Warn("keeping an image in the cache", "url", raw, "err", err)
 		}
 	}
 	return a, Fetched, nil

@@ -43,7 +43,7 @@ func TestNodeGolden(t *testing.T) {
 		{"japanese", "curriculum_201", "cs-m2-l2", "ja", ""},
 		{"variant-addition", "111", "alg-tx-l1", "", ""},
 		{"image-local", "curriculum_201", "cs-m1-l3", "ja", "c/v/ja/binary/index.html"},
-		{"image-failed", "curriculum_201", "cs-m3-l1", "es", "c/v/es/html/index.html"},
+		{"image-failed", "curriculum_201", "cs-m1-l1", "es", "c/v/es/decomposition/index.html"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := New()
