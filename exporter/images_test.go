@@ -125,6 +125,34 @@ func TestContentImagesKeptInTheOutput(t *testing.T) {
 			t.Errorf("after a second run: %v", err)
 		}
 	}
+
+	// Another format renders every tree again: the images are asked for
+	// with If-None-Match, and the sandbox's 304s reuse the cache's bytes.
+	cfg.Formats = []string{"html", "markdown", "json"}
+	sum, err = exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.AssetsFetched != 0 || sum.AssetsReused != 3 || sum.AssetsFailed != 1 {
+		t.Errorf("third run: fetched %d, reused %d, failed %d; want 0, 3, 1", sum.AssetsFetched, sum.AssetsReused, sum.AssetsFailed)
+	}
+
+	// A build takes them from the cache, with no request.
+	built := t.TempDir()
+	bcfg := cfg
+	bcfg.Output, bcfg.BaseURL = built, "http://127.0.0.1:1"
+	sum, err = exporter.Build(context.Background(), bcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.AssetsReused != 3 || sum.AssetsFailed != 1 {
+		t.Errorf("build: reused %d, failed %d; want 3, 1", sum.AssetsReused, sum.AssetsFailed)
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(filepath.Join(built, filepath.FromSlash(p))); err != nil {
+			t.Errorf("build: %v", err)
+		}
+	}
 }
 
 func TestContentImagesRefusedOrRemote(t *testing.T) {
