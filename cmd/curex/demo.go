@@ -90,7 +90,7 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 		// The sample's images come from the sandbox, on loopback: that
 		// one address is let through, no other private one.
 		AssetHosts: []string{srv.Addr().String()},
-		Progress: &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe},
+		Progress:   &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe},
 	})
 	if err != nil {
 		return runError(err) // a refused output folder is exit 2, as for export

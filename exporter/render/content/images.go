@@ -106,8 +106,7 @@ func writeImage(w util.BufWriter, n *ast.Image, dest []byte, alt string, kind ur
 func (r *Renderer) ImageURLs(attributes map[string]json.RawMessage, nodeTitle string) []string {
 	var out []string
 	seen := map[string]bool{}
-	var markdown func(src string)
-	markdown = func(src string) {
+	markdown := func(src string) {
 		if !strings.Contains(src, "](") && !strings.Contains(src, "]:") && !strings.Contains(src, "][") {
 			return // no inline or reference image: skip the parse
 		}
