@@ -10,13 +10,13 @@ import (
 // environment variables; the flag wins.
 func TestAssetsConfig(t *testing.T) {
 	for _, tc := range []struct {
-		name         string
-		flag         string
-		allow        bool
+		name          string
+		flag          string
+		allow         bool
 		env, envAllow string
-		want         string
-		wantAllow    bool
-		err          string
+		want          string
+		wantAllow     bool
+		err           string
 	}{
 		{name: "default", want: exporter.AssetsLocal},
 		{name: "flag", flag: "remote", want: exporter.AssetsRemote},
