@@ -2,6 +2,8 @@ package exporter_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
 // earthToken reads Earth Science, whose lessons show the sandbox's
@@ -197,4 +200,40 @@ func excerpt(s, sub string) string {
 		return "(not found)"
 	}
 	return s[max(0, i-200):min(len(s), i+200)]
+}
+
+// TestImagesOfUnpublishedNodesNotFetched: a draft lesson's image is not
+// asked for (it would fail, as the sandbox lacks it).
+func TestImagesOfUnpublishedNodesNotFetched(t *testing.T) {
+	t.Parallel()
+	h, url := sampleServer(t, sandbox.Options{})
+	err := h.Edit(func(ds *dataset.Dataset) error {
+		for i := range ds.Curricula {
+			c := &ds.Curricula[i]
+			if c.ID != "301" {
+				continue
+			}
+			n := &c.Nodes[1].Children[2] // Weather versus Climate
+			n.WorkflowStatus = dataset.StatusDraft
+			n.Attributes["description"] = json.RawMessage(`"![A draft's chart](` + sandbox.Origin + `/images/draft-only.png)"`)
+			return nil
+		}
+		return errors.New("no Earth Science")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, Limits: ratelimit.Limits{},
+		Formats: []string{"html"}, AllowPrivateAssets: true}
+	sum, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.AssetsFetched != 3 || sum.AssetsFailed != 1 {
+		t.Errorf("fetched %d, failed %d; want 3, 1 (the draft's image never asked for)", sum.AssetsFetched, sum.AssetsFailed)
+	}
+	if got := find(t, relFiles(t, out), "draft-only.png"); len(got) != 0 {
+		t.Errorf("the draft's image shows in %v", got)
+	}
 }
