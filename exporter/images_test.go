@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -235,5 +237,48 @@ func TestImagesOfUnpublishedNodesNotFetched(t *testing.T) {
 	}
 	if got := find(t, relFiles(t, out), "draft-only.png"); len(got) != 0 {
 		t.Errorf("the draft's image shows in %v", got)
+	}
+}
+
+// TestPDFHoldsContentImages prints Earth Science's handbooks: each PDF
+// holds the lesson pictures as images of their own size (poppler's
+// pdfimages lists them), printed from local files with the sandbox gone.
+func TestPDFHoldsContentImages(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("prints PDFs with Chromium")
+	}
+	if _, err := chrome.Find(""); err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	need(t, "pdfimages", "poppler-utils")
+	_, url := sampleServer(t, sandbox.Options{})
+	out := t.TempDir()
+	cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, Limits: ratelimit.Limits{},
+		Formats: []string{"pdf"}, AllowPrivateAssets: true, Filter: fetch.Filter{Locales: []string{"en"}}}
+	sum, err := exporter.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.PDFsPrinted != 1 || sum.AssetsFetched != 3 {
+		t.Fatalf("printed %d PDFs, fetched %d images; want 1, 3", sum.PDFsPrinted, sum.AssetsFetched)
+	}
+	list := run(t, "pdfimages", "-list", filepath.Join(out, "earth-science", "base", "en", "handbook.pdf"))
+	// page num type width height ...: earth-layers 240×240, granite
+	// 200×150, water-cycle 320×180.
+	sizes := map[string]bool{}
+	for _, line := range strings.Split(list, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 4 && f[2] == "image" {
+			sizes[f[3]+"x"+f[4]] = true
+		}
+	}
+	for _, want := range []string{"240x240", "200x150", "320x180"} {
+		if !sizes[want] {
+			t.Errorf("the PDF holds no %s image:\n%s", want, list)
+		}
 	}
 }
