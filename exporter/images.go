@@ -40,6 +40,8 @@ func (c *Config) checkAssets() error {
 // and every export's list of the files its pages show, so an export
 // carried over carries its images over too.
 type images struct {
+	// store fetches the images; nil when they stay remote (the run then
+	// only carries over the files of the pages it carries over).
 	store *assets.Store
 	// urls reads a node's image URLs as the formats render them.
 	urls *content.Renderer
@@ -51,12 +53,12 @@ type images struct {
 	data map[string][]byte
 }
 
-// newImages returns the images of a run with c, or nil when images stay
-// remote or no format shows them. A build (offline) takes them from the
-// cache alone.
+// newImages returns the images of a run with c: with no store when images
+// stay remote or no format shows them. A build (offline) takes them from
+// the cache alone.
 func newImages(c *Config, offline bool) (*images, error) {
 	if c.Assets == AssetsRemote || !(c.has("html") || c.has("handbook") || c.has("pdf")) {
-		return nil, nil
+		return &images{written: map[string]bool{}, data: map[string][]byte{}}, nil
 	}
 	f, err := assets.NewFetcher(assets.Options{AllowPrivate: c.AllowPrivateAssets, AllowHosts: c.AssetHosts,
 		CacheDir: c.CacheDir, Offline: offline, Transport: c.AssetTransport, Log: c.Log})
@@ -83,6 +85,9 @@ func (im *images) resolve(url string) (content.Image, bool) {
 // the tree's files in entry. A failed image is logged and shown as a link;
 // only the end of ctx is an error.
 func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+	if im.store == nil {
+		return nil
+	}
 	var urls []string
 	t.Walk(func(n *model.Node) bool {
 		urls = append(urls, im.urls.ImageURLs(n.Attributes, n.Title)...)
@@ -161,10 +166,10 @@ func isContentAsset(p string) bool {
 	return len(p) > len(dir) && p[:len(dir)] == dir && output.CheckPath(p) == nil && !slices.Contains([]byte(p[len(dir):]), '/')
 }
 
-// counts returns the images fetched, reused and failed (zero without
-// images).
+// counts returns the images fetched, reused and failed (zero when they
+// stay remote).
 func (im *images) counts() (fetched, reused, failed int) {
-	if im == nil {
+	if im.store == nil {
 		return 0, 0, 0
 	}
 	return im.store.Counts()

@@ -121,7 +121,7 @@ type run struct {
 	web     render.Site // nil without the website
 	reuse   *reuse
 	changes *changeLog
-	images  *images // nil when images stay remote
+	images  *images
 
 	// exports lists every export in manifest order; records holds what
 	// the run knows of each. mu guards the map (not the records): the
@@ -272,7 +272,7 @@ func (r *run) schedule(ctx context.Context) error {
 	if r.images, err = newImages(c, r.src.fromCache()); err != nil {
 		return err
 	}
-	if r.images != nil {
+	if r.images.store != nil {
 		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
 	}
 	if r.web, err = Formats().NewSite(ctx, o); err != nil {
@@ -371,10 +371,8 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
 	// The images first, outside the gate: fetching them is waiting.
-	if r.images != nil {
-		if err := r.images.fetch(ctx, r.w, t, &entry); err != nil {
-			return false, err
-		}
+	if err := r.images.fetch(ctx, r.w, t, &entry); err != nil {
+		return false, err
 	}
 	if gate != nil {
 		gate.Acquire()
@@ -462,10 +460,8 @@ func (r *run) carryOver(e model.Export, p *pendingTree) error {
 		}
 		r.web.Reuse(r.formats.tree(res.Tree))
 	}
-	if r.images != nil {
-		if err := r.images.carryOver(r.w, r.rec(e).prev); err != nil {
-			return err
-		}
+	if err := r.images.carryOver(r.w, r.rec(e).prev); err != nil {
+		return err
 	}
 	r.setEntry(e, r.rec(e).prev)
 	r.sum.Reused++
@@ -493,7 +489,7 @@ func (r *run) settle(context.Context) error {
 		}
 		fl.Kept = kept
 		entry := failedEntry(r.prev, fl.Export, kept, fl.Err)
-		if rc := r.rec(fl.Export); (kept || rc.pages) && rc.hasPrev && r.images != nil {
+		if rc := r.rec(fl.Export); (kept || rc.pages) && rc.hasPrev {
 			// Its previous pages show the previous images.
 			if err := r.images.carryOver(r.w, rc.prev); err != nil {
 				return err
@@ -508,10 +504,8 @@ func (r *run) settle(context.Context) error {
 		return err
 	}
 	for _, u := range unreadable {
-		if r.images != nil {
-			if err := r.images.carryOver(r.w, u.entry); err != nil {
-				return err
-			}
+		if err := r.images.carryOver(r.w, u.entry); err != nil {
+			return err
 		}
 		r.sum.Planned++
 		r.sum.Failures = append(r.sum.Failures, u.failure)
