@@ -93,7 +93,7 @@ func (s *Store) fetch(ctx context.Context, u string, e *entry) {
 	switch {
 	case err != nil && ctx.Err() == nil:
 		s.failed++
-		s.f.o.Log.Warn("image left remote", "url", u, "err", err)
+		s.f.o.Log.Warn("image not kept: pages link to its URL", "url", u, "err", err)
 	case err != nil:
 	case how == Reused:
 		s.reused++
