@@ -329,3 +329,26 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestRedirectToAPrivateAddress: each hop's address is checked when it is
+// dialled; the one host let through cannot lend its pass to another.
+func TestRedirectToAPrivateAddress(t *testing.T) {
+	var reached atomic.Int32
+	inner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		_, _ = w.Write(pngOf(t, 1, 1))
+	}))
+	defer inner.Close()
+	outer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, inner.URL+"/secret.png", http.StatusFound)
+	}))
+	defer outer.Close()
+	f := fetcher(t, assets.Options{AllowHosts: []string{strings.TrimPrefix(outer.URL, "http://")}})
+	_, _, err := f.Fetch(context.Background(), outer.URL+"/a.png")
+	if !errors.Is(err, assets.ErrAddress) {
+		t.Errorf("err = %v, want ErrAddress", err)
+	}
+	if reached.Load() != 0 {
+		t.Error("the redirect reached the private address")
+	}
+}
