@@ -39,9 +39,9 @@ const (
 	// Assets is local or remote: whether content images are kept in the
 	// output.
 	Assets = "assets"
-	// AllowPrivateAssets lets content images come from private and
-	// loopback addresses (testing).
-	AllowPrivateAssets = "allow_private_assets"
+	// PrivateAssets (allow_private_assets) lets content images come from
+	// private and loopback addresses (testing).
+	PrivateAssets = "allow_private_assets"
 )
 
 // Error is a setting a library refuses.
