@@ -50,6 +50,8 @@ func (e *MissingError) Error() string {
 //   - the answers come from the cache folder of the API and identity the
 //     last export talked to; BaseURL, Token, AllowHTTP, Limits, Transport
 //     and MaxRequests are ignored;
+//   - content images (Config.Assets local) come from the cache folder
+//     too, with no request; one the cache lacks is shown as a link;
 //   - every tree is read from the cache: the state of earlier runs (which
 //     trees to revalidate) is neither read nor written;
 //   - rendering does not leave a processor to a fetch (there is none to

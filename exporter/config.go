@@ -66,6 +66,21 @@ type Config struct {
 	Transport http.RoundTripper
 	// Fs is the file system output is written to (default: the OS).
 	Fs afero.Fs
+	// Assets is AssetsLocal (the default: content images are fetched,
+	// checked and kept under assets/content/) or AssetsRemote (pages
+	// load them from their URLs).
+	Assets string
+	// AllowPrivateAssets lets content images come from private and
+	// loopback addresses (tests, a server on this machine).
+	AllowPrivateAssets bool
+	// AssetHosts are "ip:port" addresses images may come from whatever
+	// their address: the demo lets its own sandbox through, and no other
+	// private address.
+	AssetHosts []string
+	// AssetTransport, when set, fetches the images instead of curex's
+	// own transport, which checks each address it dials (tests that serve
+	// images without a socket).
+	AssetTransport http.RoundTripper
 	// SourceDate, when not zero, is the date of the content, shown
 	// instead of the trees' resolved_at (the CLI reads SOURCE_DATE_EPOCH
 	// into it): output then depends on nothing but the content.
@@ -107,6 +122,9 @@ func (c *Config) check() error {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
+	}
+	if err := c.checkAssets(); err != nil {
+		return err
 	}
 	if c.PDFTimeout <= 0 {
 		c.PDFTimeout = DefaultPDFTimeout

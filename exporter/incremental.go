@@ -142,12 +142,17 @@ type renderKeyOptions struct {
 	sourceDate                          time.Time
 	formats                             []string
 	includeUnpublished, markdownHugo    bool
+	// assets and allowPrivateAssets decide where pages load images from,
+	// and which images are kept.
+	assets             string
+	allowPrivateAssets bool
 }
 
 // renderKeyOptions are c's settings that shape every export.
 func (c *Config) renderKeyOptions() renderKeyOptions {
 	return renderKeyOptions{generator: c.Generator, siteURL: c.SiteURL, paper: c.Paper, themeDir: c.ThemeDir,
-		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo}
+		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo,
+		assets: c.Assets, allowPrivateAssets: c.AllowPrivateAssets || len(c.AssetHosts) > 0}
 }
 
 // globalKey sums up what shapes every export besides the trees and their
@@ -164,7 +169,9 @@ func globalKey(o renderKeyOptions) ([]byte, error) {
 		Generator, SiteURL, Paper, SourceDate string
 		Formats                               []string
 		IncludeUnpublished, MarkdownHugo      bool
-	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo}
+		Assets                                string
+		AllowPrivateAssets                    bool
+	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}

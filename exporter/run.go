@@ -43,8 +43,12 @@ type Summary struct {
 	// PDFsPrinted counts the handbooks Chromium printed this run;
 	// PDFsReused those the cache had printed before from the same bytes.
 	PDFsPrinted, PDFsReused int
-	Duration                time.Duration
-	Skipped                 []fetch.Skip
+	// AssetsFetched counts the content images their servers sent this
+	// run; AssetsReused those the cache held (a 304); AssetsFailed those
+	// left as links (--assets local).
+	AssetsFetched, AssetsReused, AssetsFailed int
+	Duration                                  time.Duration
+	Skipped                                   []fetch.Skip
 	// Schedule is what the run decided for each tree: fetched because
 	// new, changed or due for revalidation, or served from the cache.
 	Schedule *fresh.Schedule
@@ -117,6 +121,7 @@ type run struct {
 	web     render.Site // nil without the website
 	reuse   *reuse
 	changes *changeLog
+	images  *images
 
 	// exports lists every export in manifest order; records holds what
 	// the run knows of each. mu guards the map (not the records): the
@@ -264,6 +269,12 @@ func (r *run) schedule(ctx context.Context) error {
 	r.gate = cpugate.New(runtime.GOMAXPROCS(0))
 	o := c.renderOptions()
 	o.Gate = r.gate
+	if r.images, err = newImages(c, r.src.fromCache()); err != nil {
+		return err
+	}
+	if r.images.store != nil {
+		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
+	}
 	if r.web, err = Formats().NewSite(ctx, o); err != nil {
 		return formatError(err)
 	}
@@ -359,6 +370,10 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	t := res.Tree
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
+	// The images first, outside the gate: fetching them is waiting.
+	if err := r.images.fetch(ctx, r.w, t, &entry); err != nil {
+		return false, err
+	}
 	if gate != nil {
 		gate.Acquire()
 	}
@@ -445,6 +460,9 @@ func (r *run) carryOver(e model.Export, p *pendingTree) error {
 		}
 		r.web.Reuse(r.formats.tree(res.Tree))
 	}
+	if err := r.images.carryOver(r.w, r.rec(e).prev); err != nil {
+		return err
+	}
 	r.setEntry(e, r.rec(e).prev)
 	r.sum.Reused++
 	return nil
@@ -470,7 +488,15 @@ func (r *run) settle(context.Context) error {
 			}
 		}
 		fl.Kept = kept
-		r.setEntry(fl.Export, failedEntry(r.prev, fl.Export, kept, fl.Err))
+		entry := failedEntry(r.prev, fl.Export, kept, fl.Err)
+		if rc := r.rec(fl.Export); (kept || rc.pages) && rc.hasPrev {
+			// Its previous pages show the previous images.
+			if err := r.images.carryOver(r.w, rc.prev); err != nil {
+				return err
+			}
+			entry.Assets = rc.prev.Assets
+		}
+		r.setEntry(fl.Export, entry)
 	}
 	// Curricula the token could not read (403) keep their previous files.
 	unreadable, err := keepUnreadable(r.w, r.planned, r.prev)
@@ -478,6 +504,9 @@ func (r *run) settle(context.Context) error {
 		return err
 	}
 	for _, u := range unreadable {
+		if err := r.images.carryOver(r.w, u.entry); err != nil {
+			return err
+		}
 		r.sum.Planned++
 		r.sum.Failures = append(r.sum.Failures, u.failure)
 		r.setEntry(u.failure.Export, u.entry)
@@ -562,6 +591,7 @@ func (r *run) commit(context.Context) error {
 	sum.Files = r.w.Listed()
 	sum.FilesWritten, sum.FilesUnchanged = r.w.Counts()
 	sum.PDFsPrinted, sum.PDFsReused = r.formats.printed()
+	sum.AssetsFetched, sum.AssetsReused, sum.AssetsFailed = r.images.counts()
 	sum.Stats = r.s.stats.Snapshot()
 	sum.Duration = time.Since(r.start)
 	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key().String(), b.Export.Key().String()) })

@@ -55,6 +55,8 @@ var settings = map[string]source{
 	setting.Paper:            {flag: "paper", file: true},
 	setting.PDFTimeout:       {flag: "pdf-timeout"},
 	setting.MarkdownLayout:   {flag: "markdown-layout", file: true},
+	setting.Assets:           {flag: "assets", env: envAssets, file: true},
+	setting.PrivateAssets:    {flag: "allow-private-assets", env: envAllowPrivateAssets, file: true},
 	setting.MaxRequests:      {flag: "max-requests", file: true},
 	setting.Deadline:         {flag: "deadline", file: true},
 	setting.Revalidate:       {flag: "revalidate", file: true},

@@ -87,7 +87,10 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 	sum, err := exporter.Run(ctx, exporter.Config{
 		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache, Formats: formats,
 		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log, SourceDate: date,
-		Progress: &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe},
+		// The sample's images come from the sandbox, on loopback: that
+		// one address is let through, no other private one.
+		AssetHosts: []string{srv.Addr().String()},
+		Progress:   &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe},
 	})
 	if err != nil {
 		return runError(err) // a refused output folder is exit 2, as for export

@@ -24,7 +24,7 @@ func TestSettingsTable(t *testing.T) {
 		setting.CacheDir, setting.Curricula, setting.Variants, setting.Locales, setting.MinTranslation,
 		setting.Concurrency, setting.MaxTreeNodes, setting.MaxRequests, setting.Deadline, setting.Revalidate,
 		setting.RevalidateWithin, setting.SiteURL, setting.Theme, setting.Paper, setting.PDFTimeout,
-		setting.MarkdownLayout, setting.SourceDate}
+		setting.MarkdownLayout, setting.SourceDate, setting.Assets, setting.PrivateAssets}
 	for _, k := range library {
 		if _, ok := settings[k]; !ok {
 			t.Errorf("setting %s has no row: the CLI cannot name it", k)

@@ -134,6 +134,10 @@ type exportFlags struct {
 	formats  string
 	paper    string
 	mdLayout string
+	// assets is local or remote (--assets); allowPrivateAssets lets
+	// images come from private addresses (--allow-private-assets).
+	assets             string
+	allowPrivateAssets bool
 	// pdfTimeout bounds the printing of one handbook (--pdf-timeout).
 	pdfTimeout time.Duration
 	pub        publishFlags
@@ -194,6 +198,9 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return usageErr(fmt.Errorf("--pdf-timeout %s: want a positive duration, such as 2m", f.pdfTimeout))
 	}
 	c.PDFTimeout = f.pdfTimeout
+	if err := f.assetsConfig(c); err != nil {
+		return err
+	}
 	if c.SourceDate, err = sourceDateEpoch(); err != nil {
 		return usageErr(err)
 	}
@@ -214,6 +221,38 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	case "none":
 	default:
 		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))
+	}
+	return nil
+}
+
+// Environment variables of the image settings; the flags outrank them,
+// and they outrank a configuration file.
+const (
+	envAssets             = "CUREX_ASSETS"
+	envAllowPrivateAssets = "CUREX_ALLOW_PRIVATE_ASSETS"
+)
+
+// assetsConfig reads --assets and --allow-private-assets, or their
+// environment variables.
+func (f *exportFlags) assetsConfig(c *exporter.Config) error {
+	mode, from := f.assets, "--assets"
+	if mode == "" {
+		mode, from = os.Getenv(envAssets), envAssets
+	}
+	switch mode {
+	case "":
+		mode = exporter.AssetsLocal
+	case exporter.AssetsLocal, exporter.AssetsRemote:
+	default:
+		return usageErr(fmt.Errorf("%s %q: want local or remote", from, mode))
+	}
+	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets
+	if v := os.Getenv(envAllowPrivateAssets); v != "" && !f.allowPrivateAssets {
+		allow, err := strconv.ParseBool(v)
+		if err != nil {
+			return usageErr(fmt.Errorf("%s %q: want true or false", envAllowPrivateAssets, v))
+		}
+		c.AllowPrivateAssets = allow
 	}
 	return nil
 }
@@ -243,6 +282,8 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
 	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it that export fails and keeps its previous PDF (exit 3)")
+	fl.StringVar(&f.assets, "assets", "", "content images: local (the default: fetched once, checked, kept under assets/content/, so pages work offline) or remote (loaded from their URLs) (env "+envAssets+")")
+	fl.BoolVar(&f.allowPrivateAssets, "allow-private-assets", false, "let content images come from private and loopback addresses (testing; never for untrusted content) (env "+envAllowPrivateAssets+")")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 
@@ -327,6 +368,10 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.CutShort, st.Retries)
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)
+	if s.AssetsFetched+s.AssetsReused+s.AssetsFailed > 0 {
+		fmt.Fprintf(g.stdout, "images %d: %d fetched, %d reused from the cache, %d failed (shown as links)\n",
+			s.AssetsFetched+s.AssetsReused+s.AssetsFailed, s.AssetsFetched, s.AssetsReused, s.AssetsFailed)
+	}
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}

@@ -155,7 +155,7 @@ func printBanner(g *globals, ix *dataset.Index, url string, opts sandbox.Options
 		u := ix.User(t.User)
 		fmt.Fprintf(w, "  token:    %s (%s, %s)\n", t.Token, u.Name, ix.Organization(u.Organization).Name)
 		fmt.Fprintf(w, "\nTry it:\n  curl -H 'Authorization: Bearer %s' %s/api/v1/curricula\n", t.Token, url)
-		fmt.Fprintf(w, "Export from it:\n  CURRICULUM_API_TOKEN=%s curex export --base-url %s\n", t.Token, url)
+		fmt.Fprintf(w, "Export from it (its images are on this machine: --allow-private-assets lets them in):\n  CURRICULUM_API_TOKEN=%s curex export --base-url %s --allow-private-assets\n", t.Token, url)
 	}
 	fmt.Fprintln(w, "\nPress Ctrl-C to stop.")
 }

@@ -37,6 +37,8 @@ var pages = []struct{ name, path string }{
 	{"whats-new", "algebra-1/texas/es/whats-new.html"},
 	{"handbook", "algebra-1/houston-isd/ja/handbook.html"},
 	{"rtl-handbook", "algebra-1/houston-isd/ar/handbook.html"},
+	{"image-node", "introduction-to-computer-science/base/ja/cs-m1-l3/index.html"},
+	{"failed-image-node", "introduction-to-computer-science/base/es/cs-m1-l1/index.html"},
 }
 
 // views are the viewports and color schemes each page is checked in; phone
@@ -129,7 +131,7 @@ func exportSample(t *testing.T, formats ...string) string {
 	out := filepath.Join(t.TempDir(), "site")
 	sum, err := exporter.Run(context.Background(), exporter.Config{
 		BaseURL: "http://sandbox", AllowHTTP: true, Token: "sandbox-riverbend-token",
-		Transport: &sandbox.Transport{Handler: h}, Limits: ratelimit.Limits{},
+		Transport: &sandbox.Transport{Handler: h}, AssetTransport: &sandbox.Transport{Handler: h}, Limits: ratelimit.Limits{},
 		Output: out, Formats: formats, Concurrency: 2, Generator: "curex a11y test",
 	})
 	if err != nil {

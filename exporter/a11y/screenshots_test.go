@@ -40,6 +40,8 @@ func TestScreenshots(t *testing.T) {
 		{"node-phone-rtl", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true}},
 		{"landing", "algebra-1/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 		{"toc", "algebra-1/houston-isd/es/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
+		// A lesson's picture, kept in the output: the whole page, down to it.
+		{"node-image", "introduction-to-computer-science/base/en/cs-m1-l3/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800, FullPage: true}},
 	}
 	for _, s := range shots {
 		u := (&url.URL{Scheme: "file", Path: filepath.Join(site, filepath.FromSlash(s.page))}).String()

@@ -20,6 +20,9 @@ const (
 	SnapshotsDir = "snapshots"
 	// PrintExt ends the name of every printed PDF in PrintsDir.
 	PrintExt = ".pdf"
+	// AssetsDir holds the images content refers to, by URL with their
+	// ETags (package assets, in the ETag cache's format).
+	AssetsDir = "assets"
 	// StagingDir holds the local copies export --output URL builds into
 	// before publishing, one per bucket and prefix.
 	StagingDir = "publish"
@@ -32,6 +35,7 @@ const (
 //	api/<scope>/state/             the run state (ScopeDir.State)
 //	api/<scope>/state/snapshots/   the trees' snapshots (ScopeDir.Snapshots)
 //	pdf/<key>.pdf                  the printed PDFs (Cache.Prints, PrintEntry)
+//	assets/ab/ab…                  the images of content (Cache.Assets)
 //	publish/<name>/                a copy to publish (Cache.Staging)
 type Cache string
 
@@ -43,6 +47,9 @@ func (c Cache) Scope(name string) ScopeDir { return ScopeDir(filepath.Join(c.Sco
 
 // Prints is the folder of the printed PDFs.
 func (c Cache) Prints() string { return filepath.Join(string(c), PrintsDir) }
+
+// Assets is the cache of the images content refers to.
+func (c Cache) Assets() string { return filepath.Join(string(c), AssetsDir) }
 
 // Staging is the folder export --output URL builds into before
 // publishing, for the bucket and prefix whose folder name is name.

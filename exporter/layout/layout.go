@@ -30,6 +30,9 @@ const (
 	Assets = "assets"
 	// Index is the page file of a folder.
 	Index = "index.html"
+	// ContentAssets holds the images content refers to, fetched and
+	// kept by their SHA-256 (package assets).
+	ContentAssets = Assets + "/content"
 )
 
 // File names of an export's files: the last segment of the paths the
@@ -84,6 +87,11 @@ func CurriculumIndex(slug string) string { return slug + "/" + Index }
 // Asset is the theme file name (a path under assets/, such as
 // "site.1a2b3c4d.css" or "icons/unit.svg") in the output.
 func Asset(name string) string { return Assets + "/" + name }
+
+// ContentAsset is the image whose bytes have the hex SHA-256 sum, of
+// the file extension ext (no dot): assets/content/<sum>.<ext>. Every
+// export's pages refer to the one copy.
+func ContentAsset(sum, ext string) string { return ContentAssets + "/" + sum + "." + ext }
 
 // Handbook is the export's printable handbook.
 func Handbook(e model.Export) string { return e.Dir() + "/" + HandbookFile }

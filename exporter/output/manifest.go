@@ -56,6 +56,10 @@ type ManifestExport struct {
 	// variants and locales): a run whose key and ETag match may carry the
 	// files over instead of rendering them again.
 	RenderKey string `json:"render_key,omitempty"`
+	// Assets are the images its pages show, kept under assets/content/
+	// (shared by every export that shows them), sorted: an export
+	// carried over carries them over.
+	Assets []string `json:"assets,omitempty"`
 	// State is ok, kept or missing; Error says why when not ok.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`

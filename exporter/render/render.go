@@ -21,6 +21,7 @@ import (
 
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -115,6 +116,15 @@ type Options struct {
 	// its own (the website's pages): while requests are paced, the run
 	// keeps a processor for the fetch with it.
 	Gate Gate
+	// Images, when set, shows the images content refers to from their
+	// copies in the output (package assets): the website and the handbook
+	// (and so the PDF) use it; the Markdown bundles keep the URLs. Nil
+	// leaves every image remote (--assets remote).
+	Images content.Images
+	// ImageData returns the bytes of an image Images resolved, by its
+	// path in the output, for a format that needs them elsewhere (the
+	// PDF's copy of the handbook).
+	ImageData func(path string) ([]byte, bool)
 	// Log receives what a format has to say.
 	Log *slog.Logger
 }

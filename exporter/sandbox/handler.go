@@ -195,6 +195,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.log.LogAttrs(r.Context(), slog.LevelDebug, "request", attrs...)
 	}()
 
+	if serveImage(sw, r) {
+		return
+	}
 	rep, c, f := h.answer(r)
 	fault = f
 	if f != nil && c != nil {
@@ -265,7 +268,7 @@ func (h *Handler) answer(r *http.Request) (*reply, *caller, *Fault) {
 		}
 		h.cache.put(ix, key, enc)
 	}
-	rep := okReply(r, enc)
+	rep := okReply(r, withOrigin(enc, requestOrigin(r)))
 	mergeHeader(rep.header, rl)
 	return rep, c, fault
 }

@@ -36,6 +36,12 @@ const (
 	PDFTimeout       = "pdf_timeout"
 	MarkdownLayout   = "markdown_layout"
 	SourceDate       = "source_date"
+	// Assets is local or remote: whether content images are kept in the
+	// output.
+	Assets = "assets"
+	// PrivateAssets (allow_private_assets) lets content images come from
+	// private and loopback addresses (testing).
+	PrivateAssets = "allow_private_assets"
 )
 
 // Error is a setting a library refuses.

@@ -25,6 +25,8 @@ type Renderer struct {
 	md     goldmark.Markdown
 	chroma *chromahtml.Formatter
 	hl     *highlighter
+	// images, when set, shows images through a resolver (WithImages).
+	images *pageImages
 }
 
 // New returns a Renderer configured for curex: GFM, footnotes, typographer,
@@ -108,6 +110,9 @@ func (r *Renderer) markdown(buf *bytes.Buffer, src, idPrefix string, shift int, 
 	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	if inline {
 		inlineParagraph(doc)
+	}
+	if r.images != nil {
+		doc.SetAttribute(imagesAttr, r.images)
 	}
 	if err := r.md.Renderer().Render(buf, source, doc); err != nil {
 		return fmt.Errorf("render markdown: %w", err)

@@ -17,21 +17,39 @@ import (
 
 // TestNodeGolden renders real nodes of the sample dataset.
 func TestNodeGolden(t *testing.T) {
-	r := New()
+	// The images of the sample: kept ones, as a run gives them to the
+	// renderer of a node page, and the broken one failed.
+	images := func(url string) (Image, bool) {
+		switch url {
+		case "https://sandbox.invalid/images/broken.png":
+			return Image{Failed: true}, true
+		case "https://sandbox.invalid/images/binary-bits.png":
+			return Image{Path: "assets/content/0b1d.png", Width: 256, Height: 64}, true
+		}
+		return Image{}, false
+	}
 	for _, tc := range []struct {
 		name, cur, id, locale string
+		// page, when set, shows images through images, from that page.
+		page string
 	}{
-		{"table-vocabulary", "101", "alg-u1-l1", ""},
-		{"footnotes", "101", "alg-u4-l3", ""},
-		{"python", "curriculum_201", "cs-m2-l2", ""},
-		{"bash", "curriculum_201", "cs-m2-l1", ""},
-		{"html-code", "curriculum_201", "cs-m3-l1", ""},
-		{"rubric", "curriculum_201", "cs-m4-project", ""},
-		{"arabic", "curriculum_201", "cs-m1-l1", "ar"},
-		{"japanese", "curriculum_201", "cs-m2-l2", "ja"},
-		{"variant-addition", "111", "alg-tx-l1", ""},
+		{"table-vocabulary", "101", "alg-u1-l1", "", ""},
+		{"footnotes", "101", "alg-u4-l3", "", ""},
+		{"python", "curriculum_201", "cs-m2-l2", "", ""},
+		{"bash", "curriculum_201", "cs-m2-l1", "", ""},
+		{"html-code", "curriculum_201", "cs-m3-l1", "", ""},
+		{"rubric", "curriculum_201", "cs-m4-project", "", ""},
+		{"arabic", "curriculum_201", "cs-m1-l1", "ar", ""},
+		{"japanese", "curriculum_201", "cs-m2-l2", "ja", ""},
+		{"variant-addition", "111", "alg-tx-l1", "", ""},
+		{"image-local", "curriculum_201", "cs-m1-l3", "ja", "c/v/ja/binary/index.html"},
+		{"image-failed", "curriculum_201", "cs-m1-l1", "es", "c/v/es/decomposition/index.html"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			r := New()
+			if tc.page != "" {
+				r = r.WithImages(images, tc.page)
+			}
 			title, members := sampleAttrs(t, tc.cur, tc.id, tc.locale)
 			got, err := r.Node(members, title, nil, "n-"+tc.id+"-")
 			if err != nil {

@@ -117,13 +117,7 @@ func (s *safeRenderer) renderImage(w util.BufWriter, source []byte, node ast.Nod
 		_, _ = w.WriteString(escape(alt.String()))
 		return ast.WalkSkipChildren, nil
 	}
-	_, _ = w.WriteString(`<img src="`)
-	_, _ = w.Write(util.EscapeHTML(util.URLEscape(dest, false)))
-	_, _ = w.WriteString(`" alt="`)
-	_, _ = w.WriteString(escape(alt.String()))
-	_ = w.WriteByte('"')
-	writeTitle(w, n.Title)
-	_, _ = w.WriteString(` loading="lazy">`)
+	writeImage(w, n, dest, alt.String(), classifyURL(string(dest)))
 	return ast.WalkSkipChildren, nil
 }
 

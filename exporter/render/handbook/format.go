@@ -44,7 +44,7 @@ func (f *Format) Render(_ context.Context, w rendering.Writer, t *rendering.Tree
 // progress (this variant's own translation progress, as on the website),
 // and a link back to the website when it is written.
 func InfoOf(t *rendering.Tree, o rendering.Options) Info {
-	info := Info{ContentDate: t.ResolvedAt, Paper: o.Paper, LocaleNames: map[string]string{}}
+	info := Info{ContentDate: t.ResolvedAt, Paper: o.Paper, LocaleNames: map[string]string{}, Images: o.Images}
 	if !o.Date.IsZero() {
 		info.ContentDate = o.Date
 	}

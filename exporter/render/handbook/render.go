@@ -10,7 +10,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
 )
 
@@ -56,6 +58,10 @@ type Info struct {
 	// ("en": "English"), used to say which language an untranslated node
 	// is shown in; a missing code is shown as the code.
 	LocaleNames map[string]string
+	// Images shows the images content refers to from their local copies
+	// (render.Options.Images), with paths relative to the handbook's
+	// place in the output; nil leaves them remote.
+	Images content.Images
 }
 
 // Page is what the handbook templates receive.
@@ -233,11 +239,15 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	}
 	p.Title = strings.Join(append(title, isolate(p.LocaleName)), " · ")
 
+	cr := r.content
+	if info.Images != nil {
+		cr = cr.WithImages(info.Images, layout.Handbook(t.Export))
+	}
 	nodes := flatten(t)
 	p.Sections = make([]*Section, 0, len(nodes))
 	prevNest := -1
 	for i, f := range nodes {
-		s, err := r.section(t, info, m, i, f)
+		s, err := r.section(cr, t, info, m, i, f)
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +279,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 }
 
 // section builds the Section of the node at index i in reading order.
-func (r *Renderer) section(t *model.Tree, info Info, m i18n.Messages, i int, f flat) (*Section, error) {
+func (r *Renderer) section(cr *content.Renderer, t *model.Tree, info Info, m i18n.Messages, i int, f flat) (*Section, error) {
 	n := f.n
 	s := &Section{
 		Index: i, Anchor: "n" + strconv.Itoa(i), Depth: f.depth, DepthClass: min(f.depth, maxDepthClass),
@@ -298,7 +308,7 @@ func (r *Renderer) section(t *model.Tree, info Info, m i18n.Messages, i int, f f
 	}
 	// Attribute headings sit one level below the node's; ids start with the
 	// section's anchor, which no API id can influence.
-	html, err := r.content.NodeLevel(n.Attributes, n.Title, labels(contentMsgs), s.Anchor+"-", min(s.Level+1, maxHeadingLevel))
+	html, err := cr.NodeLevel(n.Attributes, n.Title, labels(contentMsgs), s.Anchor+"-", min(s.Level+1, maxHeadingLevel))
 	if err != nil {
 		return nil, fmt.Errorf("handbook %s: node %d (%q): %w", t.Dir(), i, n.ID, err)
 	}

@@ -18,22 +18,28 @@ var attributeLabels = map[string]bool{
 
 // contentRenderer renders node attributes with the content package.
 type contentRenderer struct {
-	r *content.Renderer
+	r      *content.Renderer
+	images content.Images
 }
 
-func newContentRenderer() (*contentRenderer, error) {
-	return &contentRenderer{r: content.New()}, nil
+func newContentRenderer(images content.Images) (*contentRenderer, error) {
+	return &contentRenderer{r: content.New(), images: images}, nil
 }
 
-// node renders a node's attributes with labels in the language of m.
-func (c *contentRenderer) node(attrs map[string]json.RawMessage, title string, m i18n.Messages, idPrefix string) (template.HTML, error) {
+// node renders a node's attributes, on the page at path page, with labels
+// in the language of m.
+func (c *contentRenderer) node(attrs map[string]json.RawMessage, title string, m i18n.Messages, idPrefix, page string) (template.HTML, error) {
 	labels := func(key string) string {
 		if attributeLabels[key] {
 			return m.T(key)
 		}
 		return ""
 	}
-	return c.r.Node(attrs, title, labels, idPrefix)
+	r := c.r
+	if c.images != nil {
+		r = r.WithImages(c.images, page)
+	}
+	return r.Node(attrs, title, labels, idPrefix)
 }
 
 // plainText is the text of a Markdown string, n runes at most.

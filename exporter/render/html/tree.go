@@ -647,7 +647,7 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 			nv.ContentRTL = localeRTL(loc)
 		}
 	}
-	html, err := x.r.content.node(n.Attributes, n.Title, x.m, contentPrefix)
+	html, err := x.r.content.node(n.Attributes, n.Title, x.m, contentPrefix, p.Path)
 	if err != nil {
 		return fmt.Errorf("html: node %q of %s: %w", n.ID, x.dir, err)
 	}

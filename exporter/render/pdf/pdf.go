@@ -53,7 +53,10 @@ type Renderer struct {
 	timeout  time.Duration
 	log      *slog.Logger
 	browser  *chrome.Browser
-	spool    string // handbook copies Chromium prints
+	spool    string // handbook copies Chromium prints, and their images
+	// spooled holds the images written into the spool.
+	spoolMu sync.Mutex
+	spooled map[string]bool
 	// prints keeps the PDFs printed, by handbook and options (nil
 	// without a cache folder); printed and reused count this run's.
 	prints          *printcache.Store
@@ -70,6 +73,10 @@ type job struct {
 	html []byte
 	rel  string
 	o    chrome.PDFOptions
+	// dir is the export's folder; images the files under
+	// assets/content/ its handbook shows (relative to dir's place).
+	dir    string
+	images []string
 }
 
 // New starts Chromium at once, so that a machine without one fails before
@@ -122,7 +129,8 @@ func (r *Renderer) Render(_ context.Context, _ render.Writer, t *render.Tree, en
 	}
 	entry.PDF = layout.PDF(t.Export)
 	r.mu.Lock()
-	r.jobs[t.Export] = job{html: data, rel: entry.PDF, o: chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate}}
+	r.jobs[t.Export] = job{html: data, rel: entry.PDF, o: chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate},
+		dir: t.Export.Dir(), images: entry.Assets}
 	r.mu.Unlock()
 	return nil
 }
@@ -140,7 +148,7 @@ func (r *Renderer) Start(ctx context.Context, w render.Writer, e model.Export) {
 	dir := e.Dir()
 	r.printing.Go(func() (err error) {
 		defer crash.Recover(&err)
-		pdf, err := r.print(ctx, j.html, j.o)
+		pdf, err := r.print(ctx, j)
 		if errors.Is(err, ErrTimeout) {
 			// That export fails, the others go on.
 			r.mu.Lock()
@@ -200,7 +208,8 @@ func (r *Renderer) Close() error {
 // bytes with the same options and browser when the cache has it, else
 // Chromium's print of a copy in the spool folder, which the cache then
 // keeps.
-func (r *Renderer) print(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
+func (r *Renderer) print(ctx context.Context, j job) ([]byte, error) {
+	html, o := j.html, j.o
 	var key string
 	if r.prints != nil {
 		key = printcache.Key(html, o, r.browser.Version())
@@ -211,7 +220,7 @@ func (r *Renderer) print(ctx context.Context, html []byte, o chrome.PDFOptions) 
 	}
 	pctx, cancel := context.WithTimeoutCause(ctx, r.timeout, fmt.Errorf("%w: more than %s", ErrTimeout, r.timeout))
 	defer cancel()
-	pdf, err := r.printFile(pctx, html, o)
+	pdf, err := r.printFile(pctx, j)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(context.Cause(pctx), ErrTimeout) {
 			return nil, context.Cause(pctx)
@@ -228,15 +237,26 @@ func (r *Renderer) print(ctx context.Context, html []byte, o chrome.PDFOptions) 
 	return pdf, nil
 }
 
-// printFile prints html with Chromium, which reads it from a file.
-func (r *Renderer) printFile(ctx context.Context, html []byte, o chrome.PDFOptions) ([]byte, error) {
-	tmp, err := os.CreateTemp(r.spool, "handbook-*.html")
+// printFile prints a handbook with Chromium, which reads it from a file.
+// The copy sits in the spool where the handbook sits in the output
+// (curriculum/variant/locale/), and the images it shows where they sit
+// in the output (assets/content/), so its relative links lead to them
+// and the PDF holds them without a request.
+func (r *Renderer) printFile(ctx context.Context, j job) ([]byte, error) {
+	if err := r.spoolImages(j.images); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(r.spool, filepath.FromSlash(j.dir))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(dir, "handbook-*.html")
 	if err != nil {
 		return nil, err
 	}
 	name := tmp.Name()
 	defer os.Remove(name)
-	if _, err := tmp.Write(html); err != nil {
+	if _, err := tmp.Write(j.html); err != nil {
 		tmp.Close()
 		return nil, err
 	}
@@ -247,5 +267,36 @@ func (r *Renderer) printFile(ctx context.Context, html []byte, o chrome.PDFOptio
 	if err != nil {
 		return nil, err
 	}
-	return r.browser.PDF(ctx, abs, o)
+	return r.browser.PDF(ctx, abs, j.o)
+}
+
+// spoolImages writes the images of paths (under assets/content/) into
+// the spool, once each: their names are their hashes.
+func (r *Renderer) spoolImages(paths []string) error {
+	if r.opts.ImageData == nil {
+		return nil
+	}
+	r.spoolMu.Lock()
+	defer r.spoolMu.Unlock()
+	for _, p := range paths {
+		if r.spooled[p] {
+			continue
+		}
+		data, ok := r.opts.ImageData(p)
+		if !ok {
+			continue // the page shows its alt text
+		}
+		full := filepath.Join(r.spool, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, data, 0o600); err != nil {
+			return err
+		}
+		if r.spooled == nil {
+			r.spooled = map[string]bool{}
+		}
+		r.spooled[p] = true
+	}
+	return nil
 }

@@ -1,0 +1,43 @@
+package assets
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Why an image was refused; an *Error wraps one of them (or a network
+// error).
+var (
+	// ErrScheme: the URL is not http or https, or not absolute.
+	ErrScheme = errors.New("not an http or https URL")
+	// ErrAddress: the host resolves to an address curex does not fetch
+	// from (private, loopback, link-local, unspecified or multicast).
+	ErrAddress = errors.New("address not allowed")
+	// ErrRedirects: more redirects than Options.MaxRedirects.
+	ErrRedirects = errors.New("too many redirects")
+	// ErrTooLarge: a body over Options.MaxBytes.
+	ErrTooLarge = errors.New("image too large")
+	// ErrNotImage: bytes that are no PNG, JPEG, GIF or WebP image.
+	ErrNotImage = errors.New("not an image curex accepts (PNG, JPEG, GIF, WebP)")
+	// ErrSVG: an SVG document, refused since it can carry script.
+	ErrSVG = errors.New("SVG refused: it can carry script")
+	// ErrStatus: the server answered neither 200 nor 304.
+	ErrStatus = errors.New("unexpected HTTP status")
+	// ErrNotCached: a build (Options.Offline) needs an image the cache
+	// lacks.
+	ErrNotCached = errors.New("not in the cache")
+)
+
+// Error is why one image could not be kept.
+type Error struct {
+	// URL is the image's URL as the content gave it.
+	URL string
+	// Err is the reason, wrapping one of the Err values or a network
+	// error.
+	Err error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("image %s: %v", e.URL, e.Err) }
+
+// Unwrap returns the reason.
+func (e *Error) Unwrap() error { return e.Err }

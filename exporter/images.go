@@ -1,0 +1,176 @@
+package exporter
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/curex/curex/exporter/assets"
+	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/setting"
+)
+
+// How a run shows the images content refers to (Config.Assets).
+const (
+	// AssetsLocal fetches each image once, checks it and keeps it under
+	// assets/content/ in the output; pages refer to it relatively.
+	AssetsLocal = "local"
+	// AssetsRemote leaves every image at its URL, fetching nothing.
+	AssetsRemote = "remote"
+)
+
+// checkAssets checks Config.Assets, defaulting to AssetsLocal.
+func (c *Config) checkAssets() error {
+	switch c.Assets {
+	case "":
+		c.Assets = AssetsLocal
+	case AssetsLocal, AssetsRemote:
+	default:
+		return &ConfigError{setting.Errorf(setting.Assets, "%q: want local or remote", c.Assets)}
+	}
+	return nil
+}
+
+// images are a run's content images (Config.Assets local): fetched once
+// per URL as the trees are written, each file written once to the output,
+// and every export's list of the files its pages show, so an export
+// carried over carries its images over too.
+type images struct {
+	// store fetches the images; nil when they stay remote (the run then
+	// only carries over the files of the pages it carries over).
+	store *assets.Store
+	// urls reads a node's image URLs as the formats render them.
+	urls *content.Renderer
+
+	mu sync.Mutex
+	// written holds the paths of the files in the new output.
+	written map[string]bool
+	// data holds the bytes of the files this run wrote, by path.
+	data map[string][]byte
+}
+
+// newImages returns the images of a run with c: with no store when images
+// stay remote or no format shows them. A build (offline) takes them from
+// the cache alone.
+func newImages(c *Config, offline bool) (*images, error) {
+	if c.Assets == AssetsRemote || !(c.has("html") || c.has("handbook") || c.has("pdf")) {
+		return &images{written: map[string]bool{}, data: map[string][]byte{}}, nil
+	}
+	f, err := assets.NewFetcher(assets.Options{AllowPrivate: c.AllowPrivateAssets, AllowHosts: c.AssetHosts,
+		CacheDir: c.CacheDir, Offline: offline, Transport: c.AssetTransport, Log: c.Log})
+	if err != nil {
+		return nil, &ConfigError{setting.Errorf(setting.Assets, "%w", err)}
+	}
+	return &images{store: assets.NewStore(f, c.Concurrency), urls: content.New(), written: map[string]bool{}, data: map[string][]byte{}}, nil
+}
+
+// resolve is the renderers' content.Images.
+func (im *images) resolve(url string) (content.Image, bool) {
+	res, ok := im.store.Lookup(url)
+	if !ok {
+		return content.Image{}, false
+	}
+	if res.Err != nil {
+		return content.Image{Failed: true}, true
+	}
+	return content.Image{Path: res.Path, Width: res.Width, Height: res.Height}, true
+}
+
+// fetch fetches the images of t's nodes (t holds what the formats show:
+// unpublished nodes are gone), writes each new file through w, and lists
+// the tree's files in entry. A failed image is logged and shown as a link;
+// only the end of ctx is an error.
+func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+	if im.store == nil {
+		return nil
+	}
+	var urls []string
+	t.Walk(func(n *model.Node) bool {
+		urls = append(urls, im.urls.ImageURLs(n.Attributes, n.Title)...)
+		return true
+	})
+	if len(urls) == 0 {
+		return nil
+	}
+	if err := im.store.Fetch(ctx, urls); err != nil {
+		return err
+	}
+	var paths []string
+	for _, u := range urls {
+		res, ok := im.store.Lookup(u)
+		if !ok || res.Err != nil {
+			continue
+		}
+		if err := im.write(w, res.Path, res.Data); err != nil {
+			return err
+		}
+		paths = append(paths, res.Path)
+	}
+	slices.Sort(paths)
+	entry.Assets = slices.Compact(paths)
+	return nil
+}
+
+// write writes the file at path once per run.
+func (im *images) write(w *output.Writer, path string, data []byte) error {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	if im.written[path] {
+		return nil
+	}
+	if err := w.Write(path, data); err != nil {
+		return fmt.Errorf("image: %w", err)
+	}
+	im.written[path] = true
+	im.data[path] = data
+	return nil
+}
+
+// bytesOf is the formats' render.Options.ImageData: the bytes of a file
+// this run wrote.
+func (im *images) bytesOf(path string) ([]byte, bool) {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	data, ok := im.data[path]
+	return data, ok
+}
+
+// carryOver carries over from the previous output the files of an export
+// whose pages are carried over, those not in the new output yet.
+func (im *images) carryOver(w *output.Writer, entry output.ManifestExport) error {
+	for _, p := range entry.Assets {
+		if !isContentAsset(p) {
+			continue // a manifest is not trusted to name other files
+		}
+		im.mu.Lock()
+		done := im.written[p]
+		im.written[p] = true
+		im.mu.Unlock()
+		if done {
+			continue
+		}
+		if _, err := w.CarryOver(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isContentAsset reports whether p is a file of layout.ContentAssets.
+func isContentAsset(p string) bool {
+	dir := layout.ContentAssets + "/"
+	return len(p) > len(dir) && p[:len(dir)] == dir && output.CheckPath(p) == nil && !slices.Contains([]byte(p[len(dir):]), '/')
+}
+
+// counts returns the images fetched, reused and failed (zero when they
+// stay remote).
+func (im *images) counts() (fetched, reused, failed int) {
+	if im.store == nil {
+		return 0, 0, 0
+	}
+	return im.store.Counts()
+}
