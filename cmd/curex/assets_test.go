@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/curex/curex/exporter"
@@ -9,10 +10,11 @@ import (
 // TestAssetsConfig: --assets and --allow-private-assets, or their
 // environment variables; the flag wins.
 func TestAssetsConfig(t *testing.T) {
+	yes, no := true, false
 	for _, tc := range []struct {
 		name          string
 		flag          string
-		allow         bool
+		allow         *bool
 		env, envAllow string
 		want          string
 		wantAllow     bool
@@ -22,7 +24,8 @@ func TestAssetsConfig(t *testing.T) {
 		{name: "flag", flag: "remote", want: exporter.AssetsRemote},
 		{name: "environment", env: "remote", want: exporter.AssetsRemote},
 		{name: "flag beats the environment", flag: "local", env: "remote", want: exporter.AssetsLocal},
-		{name: "allow from the flag", allow: true, want: exporter.AssetsLocal, wantAllow: true},
+		{name: "allow from the flag", allow: &yes, want: exporter.AssetsLocal, wantAllow: true},
+		{name: "a false flag beats a true environment", allow: &no, envAllow: "true", want: exporter.AssetsLocal},
 		{name: "allow from the environment", envAllow: "true", want: exporter.AssetsLocal, wantAllow: true},
 		{name: "bad flag", flag: "inline", err: `--assets "inline": want local or remote`},
 		{name: "bad environment", env: "both", err: `CUREX_ASSETS "both": want local or remote`},
@@ -31,7 +34,12 @@ func TestAssetsConfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(envAssets, tc.env)
 			t.Setenv(envAllowPrivateAssets, tc.envAllow)
-			f := &exportFlags{assets: tc.flag, allowPrivateAssets: tc.allow}
+			f := &exportFlags{assets: tc.flag}
+			if tc.allow != nil {
+				if err := f.allowPrivateAssets.Set(strconv.FormatBool(*tc.allow)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var c exporter.Config
 			err := f.assetsConfig(&c)
 			if tc.err != "" {

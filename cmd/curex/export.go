@@ -137,7 +137,7 @@ type exportFlags struct {
 	// assets is local or remote (--assets); allowPrivateAssets lets
 	// images come from private addresses (--allow-private-assets).
 	assets             string
-	allowPrivateAssets bool
+	allowPrivateAssets setBool
 	// pdfTimeout bounds the printing of one handbook (--pdf-timeout).
 	pdfTimeout time.Duration
 	pub        publishFlags
@@ -246,8 +246,10 @@ func (f *exportFlags) assetsConfig(c *exporter.Config) error {
 	default:
 		return usageErr(fmt.Errorf("%s %q: want local or remote", from, mode))
 	}
-	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets
-	if v := os.Getenv(envAllowPrivateAssets); v != "" && !f.allowPrivateAssets {
+	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets.v
+	// A flag given (on the command line, or by a file when the
+	// environment is silent) outranks the environment, either way.
+	if v := os.Getenv(envAllowPrivateAssets); v != "" && !f.allowPrivateAssets.set {
 		allow, err := strconv.ParseBool(v)
 		if err != nil {
 			return usageErr(fmt.Errorf("%s %q: want true or false", envAllowPrivateAssets, v))
@@ -256,6 +258,26 @@ func (f *exportFlags) assetsConfig(c *exporter.Config) error {
 	}
 	return nil
 }
+
+// setBool is a boolean flag that remembers whether it was given, so that
+// --allow-private-assets=false outranks a true environment variable.
+type setBool struct{ v, set bool }
+
+// String implements pflag.Value.
+func (b *setBool) String() string { return strconv.FormatBool(b.v) }
+
+// Set implements pflag.Value.
+func (b *setBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	b.v, b.set = v, true
+	return nil
+}
+
+// Type implements pflag.Value.
+func (b *setBool) Type() string { return "bool" }
 
 // sourceDateEpoch reads SOURCE_DATE_EPOCH, the reproducible-builds
 // convention for "the date of this content"; zero when unset.
@@ -283,7 +305,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
 	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it that export fails and keeps its previous PDF (exit 3)")
 	fl.StringVar(&f.assets, "assets", "", "content images: local (the default: fetched once, checked, kept under assets/content/, so pages work offline) or remote (loaded from their URLs) (env "+envAssets+")")
-	fl.BoolVar(&f.allowPrivateAssets, "allow-private-assets", false, "let content images come from private and loopback addresses (testing; never for untrusted content) (env "+envAllowPrivateAssets+")")
+	fl.VarPF(&f.allowPrivateAssets, "allow-private-assets", "", "let content images come from private and loopback addresses (testing; never for untrusted content) (env "+envAllowPrivateAssets+")").NoOptDefVal = "true"
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 
