@@ -166,24 +166,37 @@
   }
 
   // snippet is the part of a node's fields around the first term found:
-  // { label, text }, the text cut at word ends with "…".
+  // { label, text }, the text cut at word ends with "…". The field shown
+  // is the one that holds the most terms, a short one (a vocabulary term,
+  // a standard) before a long one (the description) when they tie.
   function snippet(n, terms) {
     if (!n.fields || !n.fields.length) { return null; }
     var best = null;
-    for (var i = 0; i < n.fields.length && !best; i++) {
-      var f = n.fields[i], folded = norm(f.text), x = null;
-      for (var j = 0; j < terms.length; j++) {
-        if (folded.indexOf(terms[j]) < 0) { continue; }
-        x = x || fold(f.text);
-        var at = x.f.indexOf(terms[j]);
-        if (at >= 0) { best = { f: f, at: x.at[at] }; break; }
+    n.fields.forEach(function (f) {
+      var folded = norm(f.text), found = 0, first = -1;
+      terms.forEach(function (t) {
+        var at = folded.indexOf(t);
+        if (at >= 0) { found++; if (first < 0 || at < first) { first = at; } }
+      });
+      if (found && (!best || found > best.found || found === best.found && f.text.length < best.f.text.length)) {
+        best = { f: f, found: found };
       }
-    }
-    if (!best) { best = { f: n.fields[0], at: 0 }; }
-    var text = best.f.text, lo = Math.max(0, best.at - 60), hi = Math.min(text.length, best.at + 100);
-    if (lo > 0) { var sp = text.indexOf(" ", lo); lo = sp >= 0 && sp < best.at ? sp + 1 : lo; }
-    if (hi < text.length) { var e = text.lastIndexOf(" ", hi); hi = e > best.at ? e : hi; }
-    return { label: best.f.label, text: (lo > 0 ? "…" : "") + text.slice(lo, hi) + (hi < text.length ? "…" : "") };
+    });
+    if (!best) { return { label: n.fields[0].label, text: cut(n.fields[0].text, 0) }; }
+    var x = fold(best.f.text), at = -1;
+    terms.forEach(function (t) {
+      var i = x.f.indexOf(t);
+      if (i >= 0 && (at < 0 || x.at[i] < at)) { at = x.at[i]; }
+    });
+    return { label: best.f.label, text: cut(best.f.text, Math.max(at, 0)) };
+  }
+
+  // cut is about 160 characters of text around offset at, cut at spaces.
+  function cut(text, at) {
+    var lo = Math.max(0, at - 60), hi = Math.min(text.length, at + 100);
+    if (lo > 0) { var sp = text.indexOf(" ", lo); lo = sp >= 0 && sp < at ? sp + 1 : lo; }
+    if (hi < text.length) { var e = text.lastIndexOf(" ", hi); hi = e > at ? e : hi; }
+    return (lo > 0 ? "…" : "") + text.slice(lo, hi) + (hi < text.length ? "…" : "");
   }
 
   function count(n) {
@@ -203,6 +216,10 @@
     });
     out.textContent = "";
     out.hidden = false;
+    // For scripts that drive the page (tests, benchmarks): the query
+    // shown, and whether every index it searches is in.
+    out.dataset.query = q.text;
+    out.dataset.state = q.done ? "done" : "loading";
     var msg = count(hits.length);
     if (!q.done) { msg = form.dataset.loading + (hits.length ? " " + msg : ""); }
     out.appendChild(el("p", "result__count", msg));
@@ -231,7 +248,6 @@
       ul.appendChild(li);
     });
     out.appendChild(ul);
-    out.dataset.state = q.done ? "done" : "loading";
   }
 
   // consider scores nodes lo..hi-1 of src for query q.
@@ -248,7 +264,7 @@
   function search(text) {
     var terms = norm(text).split(/\s+/).filter(Boolean);
     if (!terms.length) { current = null; out.textContent = ""; out.hidden = true; return; }
-    var q = current = { terms: terms, hits: [], byID: {}, done: false };
+    var q = current = { text: text, terms: terms, hits: [], byID: {}, done: false };
     var k = 0;
     function next() {
       if (q !== current) { return; }
