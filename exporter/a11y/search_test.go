@@ -165,6 +165,26 @@ func TestSearchInBrowser(t *testing.T) {
 			t.Error("catalog: no result from a variant")
 		}
 	})
+	t.Run("query-string", func(t *testing.T) {
+		// ?q= searches as the page loads, and the indexes it loads delay
+		// the load event: the results are there for axe-core (see
+		// TestWebsiteAccessibility's catalog-search page).
+		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(site, "index.html")), RawQuery: "q=variable"}).String()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var n int
+		err := b.Run(ctx, u, func(tab context.Context) error {
+			var err error
+			n, err = chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#search-results[data-state=done] li").length`))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Error("?q=variable: no results once the page has loaded")
+		}
+	})
 	t.Run("landing", func(t *testing.T) {
 		rs := search(t, b, site, "algebra-1/index.html", "ecuacion")
 		if len(rs) == 0 || !strings.Contains(rs[0].From, "Español") {
