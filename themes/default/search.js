@@ -205,6 +205,14 @@
     return (form.dataset.results || "%d").replace("%d", n);
   }
 
+  // The results: a status line (read out by screen readers as it
+  // changes) and the list, both kept and refilled.
+  var status = el("p", "result__count"), list = el("ul");
+  status.setAttribute("role", "status");
+  out.textContent = "";
+  out.appendChild(status);
+  out.appendChild(list);
+
   // A query's state: its terms, its hits by node, and whether every
   // index it searches is in. A newer query makes an older one stale.
   var current = null;
@@ -214,7 +222,6 @@
     hits.sort(function (a, b) {
       return a.src.rank - b.src.rank || b.score - a.score || a.src.order - b.src.order || a.i - b.i;
     });
-    out.textContent = "";
     out.hidden = false;
     // For scripts that drive the page (tests, benchmarks): the query
     // shown, and whether every index it searches is in.
@@ -222,9 +229,9 @@
     out.dataset.state = q.done ? "done" : "loading";
     var msg = count(hits.length);
     if (!q.done) { msg = form.dataset.loading + (hits.length ? " " + msg : ""); }
-    out.appendChild(el("p", "result__count", msg));
-    if (!hits.length) { return; }
-    var ul = el("ul");
+    if (status.textContent !== msg) { status.textContent = msg; }
+    list.textContent = "";
+    list.hidden = !hits.length;
     hits.slice(0, maxShown).forEach(function (h) {
       var n = h.n, li = el("li"), a = el("a");
       li.lang = n.lang || h.src.lang;
@@ -236,7 +243,8 @@
         from.lang = document.documentElement.lang;
         a.appendChild(from);
       }
-      var s = snippet(n, q.terms);
+      if (h.snipOf !== n.fields) { h.snip = snippet(n, q.terms); h.snipOf = n.fields; }
+      var s = h.snip;
       if (s) {
         var p = el("span", "result__text");
         p.dir = "auto";
@@ -245,9 +253,8 @@
         a.appendChild(p);
       }
       li.appendChild(a);
-      ul.appendChild(li);
+      list.appendChild(li);
     });
-    out.appendChild(ul);
   }
 
   // consider scores nodes lo..hi-1 of src for query q.
@@ -263,7 +270,7 @@
 
   function search(text) {
     var terms = norm(text).split(/\s+/).filter(Boolean);
-    if (!terms.length) { current = null; out.textContent = ""; out.hidden = true; return; }
+    if (!terms.length) { current = null; out.hidden = true; return; }
     var q = current = { text: text, terms: terms, hits: [], byID: {}, done: false };
     var k = 0;
     function next() {
