@@ -22,9 +22,10 @@
 
   // norm folds case, compatibility forms (full-width letters, ligatures)
   // and Latin and Arabic diacritics, so "ecuacion" finds "Ecuación".
-  var marks = /[\u0300-\u036f\u064b-\u065f\u0670]/g;
+  var marks = /[\u0300-\u036f\u064b-\u065f\u0670]/g, ascii = /^[\x00-\x7f]*$/;
   function norm(s) {
     s = String(s || "");
+    if (ascii.test(s)) { return s.toLowerCase(); }
     if (s.normalize) { s = s.normalize("NFKD").replace(marks, "").normalize("NFC"); }
     return s.toLowerCase();
   }
