@@ -250,3 +250,41 @@ func TestSearchSampleFindsTeachersWords(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSearchIndex builds the search index of a node with arbitrary
+// attributes and title (untrusted API content): the scripts stay data,
+// with nothing that could end a string or a script, and decode back.
+func FuzzSearchIndex(f *testing.F) {
+	f.Add("Variables", `{"description":"A **variable**\u2028</script>","vocabulary":[{"term":"x","definition":"<b>"}]}`)
+	f.Add("変数", `{"standards":["A.1"],"materials":[{"item":"&","n":1}],"deep":[[[[[[[[[["x"]]]]]]]]]]}`)
+	f.Add("", `{"description":null,"broken":{"`)
+	f.Fuzz(func(t *testing.T, title, attributes string) {
+		var attrs map[string]json.RawMessage
+		if json.Unmarshal([]byte(attributes), &attrs) != nil {
+			attrs = map[string]json.RawMessage{"description": json.RawMessage(attributes)}
+		}
+		e := model.Export{CurriculumSlug: "c", VariantSlug: "base", LocaleSlug: "en", Locale: "en"}
+		n := &model.Node{ID: "n1", Title: title, Segment: "n1", Attributes: attrs}
+		flat := []*flatNode{{n: n, fields: nodeFields(n, nil)}}
+		files, err := buildSearch(e.Dir(), "c/base/en/index.html", flat, map[*model.Node]string{n: "c/base/en/n1/index.html"},
+			func(*model.Node) string { return "" }, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, js := range append([][]byte{files.Head}, files.Body...) {
+			if strings.ContainsAny(string(js), "<>&\u2028\u2029") {
+				t.Fatalf("script holds a character that could end it: %q", js)
+			}
+		}
+		var head searchHead
+		decodeScript(t, files.Head, &head)
+		if len(head.Nodes) != 1 || head.Nodes[0][0] != string([]rune(title)) {
+			t.Errorf("head: %q, want the title %q", head.Nodes, title)
+		}
+		var c searchChunk
+		decodeScript(t, files.Body[0], &c)
+		if len(c.Nodes) != 1 || len(c.Nodes[0]) != 2*len(flat[0].fields) {
+			t.Errorf("chunk: %v, want %d fields", c.Nodes, len(flat[0].fields))
+		}
+	})
+}
