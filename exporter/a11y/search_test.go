@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/curex/curex/exporter/chrome"
@@ -39,6 +41,13 @@ const readResults = `Array.from(document.querySelectorAll("#search-results li"))
 // returns the results once every index the box searches is in.
 func search(t *testing.T, b *chrome.Browser, site, page, q string) []result {
 	t.Helper()
+	return searchAs(t, b, site, page, q, "")
+}
+
+// searchAs is search by a browser whose languages (navigator.languages)
+// are languages, when not "" (Accept-Language syntax: "ja,es").
+func searchAs(t *testing.T, b *chrome.Browser, site, page, q, languages string) []result {
+	t.Helper()
 	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(site, filepath.FromSlash(page)))}).String()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -48,6 +57,19 @@ func search(t *testing.T, b *chrome.Browser, site, page, q string) []result {
 	}
 	var out []result
 	err = b.Run(ctx, u, func(tab context.Context) error {
+		if languages != "" {
+			ua, err := chromedp.Run(tab, chromedp.Evaluate[string](`navigator.userAgent`))
+			if err != nil {
+				return err
+			}
+			err = chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+				_, err := cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: languages})
+				return err
+			}), chromedp.Navigate(u))
+			if err != nil {
+				return err
+			}
+		}
 		if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#search-q"), q)); err != nil {
 			return err
 		}
@@ -163,6 +185,29 @@ func TestSearchInBrowser(t *testing.T) {
 		}
 		if !slices.ContainsFunc(rs, func(r result) bool { return strings.Contains(r.From, "Texas") }) {
 			t.Error("catalog: no result from a variant")
+		}
+	})
+	t.Run("browser-languages", func(t *testing.T) {
+		// The page's language (en) first, then the browser's (ja, then
+		// es), then the others (ar).
+		rs := searchAs(t, b, site, "index.html", "CCSS.MATH.CONTENT.HSA.SSE.A.1", "ja,es")
+		rank := map[string]int{"English": 0, "日本語": 1, "Español": 2, "العربية": 3}
+		prev := 0
+		seen := map[int]bool{}
+		for _, r := range rs {
+			_, name, _ := strings.Cut(r.From, ", in ")
+			k, ok := rank[name]
+			if !ok {
+				t.Fatalf("result from %q", r.From)
+			}
+			if k < prev {
+				t.Errorf("%q after a result in a language ranked below it", r.From)
+			}
+			prev = k
+			seen[k] = true
+		}
+		if len(seen) != len(rank) {
+			t.Errorf("languages of the results: %v, want all four", seen)
 		}
 	})
 	t.Run("query-string", func(t *testing.T) {
