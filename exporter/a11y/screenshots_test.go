@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/curex/curex/exporter/chrome"
@@ -16,7 +17,8 @@ var screenshots = flag.String("screenshots", "", "write the README's screenshots
 
 // TestScreenshots renews the screenshots the README shows, from the sample
 // export, when -screenshots names a folder: node pages at desktop and phone
-// width, light and dark, one right to left, the landing matrix, and the
+// width, light and dark, one right to left, the landing matrix, the
+// catalog's search results, and the
 // first pages of the largest handbook's PDF.
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
@@ -39,9 +41,11 @@ func TestScreenshots(t *testing.T) {
 		{"node-phone-rtl", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true}},
 		{"landing", "algebra-1/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 		{"toc", "algebra-1/houston-isd/es/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
+		{"search", "index.html?q=coefficient", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 	}
 	for _, s := range shots {
-		u := (&url.URL{Scheme: "file", Path: filepath.Join(site, filepath.FromSlash(s.page))}).String()
+		page, query, _ := strings.Cut(s.page, "?") // ?q= runs a search as the page loads
+		u := (&url.URL{Scheme: "file", Path: filepath.Join(site, filepath.FromSlash(page)), RawQuery: query}).String()
 		png, err := b.Screenshot(context.Background(), u, s.o)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
