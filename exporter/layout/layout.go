@@ -34,7 +34,18 @@ const (
 	Assets = "assets"
 	// Index is the page file of a folder.
 	Index = "index.html"
+	// SearchSourcesFile lists, as a script, the search indexes the search
+	// box of the page beside it searches: at the root for the catalog
+	// (SiteSearchSources), in a curriculum's folder for its landing page
+	// (CurriculumSearchSources).
+	SearchSourcesFile = "search-sources.js"
+	// SiteSearchSources is the catalog's list of search indexes.
+	SiteSearchSources = SearchSourcesFile
 )
+
+// CurriculumSearchSources is the list of search indexes of a curriculum's
+// landing page: its slug/search-sources.js.
+func CurriculumSearchSources(slug string) string { return slug + "/" + SearchSourcesFile }
 
 // File names of an export's files: the last segment of the paths the
 // functions below return. Each holds a dot, which no node's segment does,

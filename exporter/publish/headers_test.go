@@ -25,6 +25,8 @@ func TestHeadersPerKind(t *testing.T) {
 		{"algebra-1/base/en/search.json", "application/json", CacheShort, true},
 		{"algebra-1/base/en/search-index.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/base/en/search-body-3.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"algebra-1/search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"bundles/algebra-1/base/en/tree.json", "application/json", CacheDefault, true},
 		{"bundles/algebra-1/base/en/markdown/numbers.md", "text/markdown; charset=utf-8", CacheDefault, true},
 		{"algebra-1/base/en/handbook.pdf", "application/pdf", CacheDefault, false},

@@ -78,14 +78,30 @@
     return 2 * prefs.length;
   }
 
-  var sources = Array.prototype.map.call(form.querySelectorAll(".search__sources li"), function (li, i) {
-    return {
-      key: li.dataset.key, index: li.dataset.index, base: li.dataset.base || "",
-      lang: li.dataset.lang || "", from: li.dataset.from || "", order: i,
-      rank: langRank(li.dataset.lang), nodes: null, labels: [], body: []
-    };
-  });
-  sources.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
+  // The indexes searched: listed in the page (one variant × locale), or
+  // in a script beside it (catalog and landing pages), loaded on first use.
+  var sources = [];
+  function addSources(list) {
+    list.forEach(function (d) {
+      sources.push({
+        key: d.key, index: d.index, base: d.base || "", lang: d.lang || "", from: d.from || "",
+        order: sources.length, rank: langRank(d.lang), nodes: null, labels: [], body: []
+      });
+    });
+    sources.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
+  }
+  addSources(Array.prototype.map.call(form.querySelectorAll(".search__sources li"), function (li) { return li.dataset; }));
+  var listed = !form.dataset.sources;
+  function ready(then) {
+    if (listed) { then(); return; }
+    script(form.dataset.sources, function () {
+      if (!listed) {
+        listed = true;
+        addSources((window.curexSearchSources || {})[form.dataset.sourcesKey] || []);
+      }
+      then();
+    });
+  }
 
   // head loads a source's head file and prepares its nodes.
   function head(src, then) {
@@ -295,12 +311,14 @@
         });
       });
     }
-    next();
+    ready(next);
   }
 
   function run() { search(input.value); }
 
-  input.addEventListener("focus", function () { if (sources.length) { head(sources[0], function () {}); } });
+  input.addEventListener("focus", function () {
+    ready(function () { if (sources.length) { head(sources[0], function () {}); } });
+  });
   input.addEventListener("input", run);
   form.addEventListener("submit", function (ev) { ev.preventDefault(); run(); });
   form.addEventListener("keydown", function (ev) {

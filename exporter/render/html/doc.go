@@ -39,7 +39,8 @@
 // The box matches substrings of case- and diacritic-folded text, so CJK
 // queries work without word boundaries, ranks title matches first and
 // shows a snippet with the words marked. The catalog and each landing
-// page search every exported variant × locale they list, the reader's
+// page search every exported variant × locale, listed in a script beside
+// them (search-sources.js) that the box loads on first use, the reader's
 // languages first, each result naming its variant and language. Without
 // JavaScript the form leads to the contents page. docs/formats.md has the
 // files' shapes.

@@ -139,8 +139,15 @@ type SearchBox struct {
 	Placeholder string
 	// Sources are the indexes searched, one per variant × locale, in the
 	// site's order; the script searches the reader's languages (the
-	// page's, then the browser's) first.
+	// page's, then the browser's) first. The pages of a variant × locale
+	// list their one index here; the catalog and landing pages list theirs
+	// in Script instead.
 	Sources []SearchSource
+	// Script, when set, is the script (layout.SearchSourcesFile, beside
+	// the page) that lists the Sources as window.curexSearchSources[ScriptKey]:
+	// the box loads it on first use, so a catalog of thousands of variants ×
+	// locales does not carry the list in its HTML.
+	Script, ScriptKey string
 	// Across is set when the box searches more than one variant × locale
 	// (catalog and landing pages): each result then names its source.
 	Across bool
@@ -151,11 +158,14 @@ type SearchSource struct {
 	// Key is the export's folder, the entry its scripts define; Index is
 	// its search-index.js and Base the folder its paths are relative to
 	// ("" or ending in "/").
-	Key, Index, Base string
+	Key   string `json:"key"`
+	Index string `json:"index"`
+	Base  string `json:"base"`
 	// Lang is the locale's code; From names the variant and the language
 	// ("From Texas, in Español"), empty on the pages of one variant ×
 	// locale.
-	Lang, From string
+	Lang string `json:"lang"`
+	From string `json:"from,omitempty"`
 }
 
 // TreeItem is one node in the sidebar or the contents page.

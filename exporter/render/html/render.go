@@ -382,7 +382,11 @@ func (r *Renderer) renderCatalog(w Writer, site *Site) error {
 			Lang: c.PrimaryLocale, RTL: RTL(c.PrimaryLocale), Variants: len(c.Variants), Locales: len(c.Locales),
 		})
 	}
-	p.Search = searchAcross(p, site.Curricula, m, true)
+	box, err := searchAcross(w, p, layout.SiteSearchSources, site.Curricula, m, true)
+	if err != nil {
+		return err
+	}
+	p.Search = box
 	p.Search.Placeholder = m.T("search_everywhere")
 	return r.execute(w, "catalog", p)
 }
@@ -425,7 +429,11 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 		l.Rows = append(l.Rows, row)
 	}
 	p.Landing = l
-	p.Search = searchAcross(p, []*Curriculum{c}, m, false)
+	box, err := searchAcross(w, p, layout.CurriculumSearchSources(c.Slug), []*Curriculum{c}, m, false)
+	if err != nil {
+		return err
+	}
+	p.Search = box
 	p.Search.Placeholder = m.T("search_placeholder")
 	return r.execute(w, "curriculum", p)
 }

@@ -289,10 +289,12 @@ func searchSource(p *Page, e model.Export, lang, from string) SearchSource {
 
 // searchAcross is the search box of a catalog or landing page p: the
 // indexes of every exported variant × locale of curricula, in the order
-// of the landing matrix (variants, then locales). named prefixes each
-// variant with its curriculum's name (the catalog, where curricula mix).
-func searchAcross(p *Page, curricula []*Curriculum, m i18n.Messages, named bool) *SearchBox {
-	b := &SearchBox{Action: p.Href(p.Path), Across: true}
+// of the landing matrix (variants, then locales), written as the script
+// path (beside p, so the indexes' links hold from it as from p). named
+// prefixes each variant with its curriculum's name (the catalog, where
+// curricula mix).
+func searchAcross(w Writer, p *Page, path string, curricula []*Curriculum, m i18n.Messages, named bool) (*SearchBox, error) {
+	var sources []SearchSource
 	for _, c := range curricula {
 		for i := range c.Variants {
 			v := &c.Variants[i]
@@ -308,9 +310,19 @@ func searchAcross(p *Page, curricula []*Curriculum, m i18n.Messages, named bool)
 					continue
 				}
 				e := model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: l.Slug}
-				b.Sources = append(b.Sources, searchSource(p, e, l.Code, m.T("search_from", name, l.Name)))
+				sources = append(sources, searchSource(p, e, l.Code, m.T("search_from", name, l.Name)))
 			}
 		}
 	}
-	return b
+	if sources == nil {
+		sources = []SearchSource{}
+	}
+	js, err := searchScript("curexSearchSources", path, sources)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Write(path, js); err != nil {
+		return nil, err
+	}
+	return &SearchBox{Action: p.Href(p.Path), Across: true, Script: p.Href(path), ScriptKey: path}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/internal/golden"
 )
@@ -287,4 +288,48 @@ func FuzzSearchIndex(f *testing.F) {
 			t.Errorf("chunk: %v, want %d fields", c.Nodes, len(flat[0].fields))
 		}
 	})
+}
+
+// TestSearchSources: the catalog's search box lists every exported
+// variant × locale of the site, a landing page's those of its curriculum,
+// each with the index it loads (written) and its variant and language in
+// the page's language; the lists are scripts beside the pages.
+func TestSearchSources(t *testing.T) {
+	t.Parallel()
+	f, w := rendered(t)
+	for _, tc := range []struct {
+		page, script, prefix, from string
+	}{
+		{"index.html", "search-sources.js", "", "From Algebra 1 · Texas, in Español"},
+		{"algebra-1/index.html", "algebra-1/search-sources.js", "algebra-1/", "From Texas, in Español"},
+	} {
+		html := string(w.files[tc.page])
+		if !strings.Contains(html, `data-sources="search-sources.js" data-sources-key="`+tc.script+`"`) || strings.Contains(html, "search__sources") {
+			t.Errorf("%s: the box does not name its list %s", tc.page, tc.script)
+		}
+		var list []SearchSource
+		decodeScript(t, w.files[tc.script], &list)
+		want := 0
+		for _, tr := range f.trees {
+			if strings.HasPrefix(tr.Dir(), tc.prefix) {
+				want++
+			}
+		}
+		if len(list) != want {
+			t.Errorf("%s: %d sources, want %d", tc.script, len(list), want)
+		}
+		found := false
+		for _, s := range list {
+			if _, ok := w.files[tc.prefix+s.Index]; !ok {
+				t.Errorf("%s: %s: index %s not written", tc.script, s.Key, s.Index)
+			}
+			if s.Base+layout.SearchScriptFile != s.Index || s.Key+"/" != tc.prefix+s.Base {
+				t.Errorf("%s: %+v", tc.script, s)
+			}
+			found = found || s.From == tc.from && s.Lang == "es"
+		}
+		if !found {
+			t.Errorf("%s: no source %q", tc.script, tc.from)
+		}
+	}
 }
