@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/curex/curex/exporter/chrome"
 )
@@ -208,6 +209,39 @@ func TestSearchInBrowser(t *testing.T) {
 		}
 		if len(seen) != len(rank) {
 			t.Errorf("languages of the results: %v, want all four", seen)
+		}
+	})
+	t.Run("keyboard", func(t *testing.T) {
+		// Arrows move from the input through the results and back.
+		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(site, "algebra-1/base/en/index.html"))}).String()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		active := `(() => { const a = document.activeElement, l = Array.from(document.querySelectorAll("#search-results a")); return a.id || String(l.indexOf(a)) })()`
+		var got []string
+		err := b.Run(ctx, u, func(tab context.Context) error {
+			if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#search-q"), "variable")); err != nil {
+				return err
+			}
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === "variable" })()`)); err != nil {
+				return err
+			}
+			for _, k := range []string{kb.ArrowDown, kb.ArrowDown, kb.ArrowUp, kb.ArrowUp} {
+				if err := chromedp.Do(tab, chromedp.KeyEvent(k)); err != nil {
+					return err
+				}
+				a, err := chromedp.Run(tab, chromedp.Evaluate[string](active))
+				if err != nil {
+					return err
+				}
+				got = append(got, a)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"0", "1", "0", "search-q"}; !slices.Equal(got, want) {
+			t.Errorf("focus after down, down, up, up: %q, want %q", got, want)
 		}
 	})
 	t.Run("query-string", func(t *testing.T) {

@@ -247,6 +247,9 @@
     var msg = count(hits.length);
     if (!q.done) { msg = form.dataset.loading + (hits.length ? " " + msg : ""); }
     if (status.textContent !== msg) { status.textContent = msg; }
+    // The list is rebuilt as indexes come in: a result that has the focus
+    // keeps it.
+    var focused = list.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
     list.textContent = "";
     list.hidden = !hits.length;
     hits.slice(0, maxShown).forEach(function (h) {
@@ -271,6 +274,7 @@
       }
       li.appendChild(a);
       list.appendChild(li);
+      if (focused !== null && a.getAttribute("href") === focused) { a.focus(); focused = null; }
     });
   }
 
@@ -323,9 +327,11 @@
   form.addEventListener("submit", function (ev) { ev.preventDefault(); run(); });
   form.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") { out.hidden = true; input.focus(); }
-    if (ev.key === "ArrowDown" && !out.hidden) {
-      var first = out.querySelector("a");
-      if (first && document.activeElement === input) { ev.preventDefault(); first.focus(); }
+    // Arrows move between the input and the results.
+    if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && !out.hidden) {
+      var links = Array.prototype.slice.call(out.querySelectorAll("a")), i = links.indexOf(document.activeElement);
+      if (ev.key === "ArrowDown" && i < links.length - 1) { ev.preventDefault(); links[i + 1].focus(); }
+      if (ev.key === "ArrowUp" && i >= 0) { ev.preventDefault(); (i > 0 ? links[i - 1] : input).focus(); }
     }
   });
   document.addEventListener("click", function (ev) {
