@@ -41,6 +41,7 @@ func searchTree() (*Site, *model.Tree) {
 						"resources":  raw(`[{"name":"Guía","url":"https://example.org/g","notes":{"level":"básico"}}]`),
 						"assessment": raw(`{"type":"quiz","rubric":"Tres niveles: a < b & c","points":10,"passed":true}`),
 						"broken":     raw(`{"unclosed":`),
+						"warm_up":    raw(`"Piensa en un número."`),
 					}},
 				{ID: "l2", Title: "Sistemas", NodeType: lesson, OrdinalLabel: "2", Segment: "l2",
 					Translation: model.Translation{Status: "fallback", SourceLocale: "en"},
@@ -135,8 +136,16 @@ func TestSearchFields(t *testing.T) {
 		if e.ID == "l2" && e.Lang != "en" {
 			t.Errorf("fallback node l2: lang %q, want en", e.Lang)
 		}
-		if e.ID == "l1" && e.Fields[0].Label != "Vocabulario" && e.Fields[0].Key == "vocabulary" {
-			t.Errorf("l1: label %q, want the Spanish one", e.Fields[0].Label)
+		if e.ID != "l1" {
+			continue
+		}
+		labels := map[string]string{}
+		for _, f := range e.Fields {
+			labels[f.Key] = f.Label
+		}
+		// Known keys take the tree's language; others are humanized.
+		if labels["vocabulary"] != "Vocabulario" || labels["standards"] != "Estándares" || labels["assessment"] != "Evaluación" || labels["warm_up"] != "Warm up" {
+			t.Errorf("l1: labels %q, want the Spanish ones", labels)
 		}
 	}
 }
