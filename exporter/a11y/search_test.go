@@ -188,6 +188,43 @@ func TestSearchInBrowser(t *testing.T) {
 			t.Error("catalog: no result from a variant")
 		}
 	})
+	t.Run("catalog-enough", func(t *testing.T) {
+		// More than a page of English results: the other languages'
+		// indexes are never loaded, and the count says "at least".
+		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(site, "index.html"))}).String()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		type boxState struct {
+			Status  string   `json:"status"`
+			Loaded  []string `json:"loaded"`
+			Results int      `json:"results"`
+		}
+		var state boxState
+		err := b.Run(ctx, u, func(tab context.Context) error {
+			if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#search-q"), "the")); err != nil {
+				return err
+			}
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === "the" })()`)); err != nil {
+				return err
+			}
+			var err error
+			state, err = chromedp.Run(tab, chromedp.Evaluate[boxState](`({status: document.querySelector("#search-results .result__count").textContent,
+			   loaded: Object.keys(window.curexSearch || {}),
+			   results: document.querySelectorAll("#search-results li").length})`))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(state.Status, "At least ") || state.Results != 50 {
+			t.Errorf("the: status %q, %d results shown", state.Status, state.Results)
+		}
+		for _, k := range state.Loaded {
+			if !strings.HasSuffix(k, "/en") {
+				t.Errorf("the: index %s loaded, want English ones only", k)
+			}
+		}
+	})
 	t.Run("browser-languages", func(t *testing.T) {
 		// The page's language (en) first, then the browser's (ja, then
 		// es), then the others (ar).

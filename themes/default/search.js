@@ -244,7 +244,7 @@
     // shown, and whether every index it searches is in.
     out.dataset.query = q.text;
     out.dataset.state = q.done ? "done" : "loading";
-    var msg = count(hits.length);
+    var msg = q.cut ? (form.dataset.resultsMany || "%d").replace("%d", hits.length) : count(hits.length);
     if (!q.done) { msg = form.dataset.loading + (hits.length ? " " + msg : ""); }
     if (status.textContent !== msg) { status.textContent = msg; }
     // The list is rebuilt as indexes come in: a result that has the focus
@@ -298,6 +298,14 @@
       if (q !== current) { return; }
       if (k >= sources.length) { q.done = true; show(q); return; }
       var src = sources[k++];
+      // Results sort by language first: once a page of them is found,
+      // an index in a language ranked below them all could add none that
+      // shows. The rest are left unloaded (a catalog may list thousands).
+      if (q.hits.length >= maxShown && q.hits.every(function (h) { return h.src.rank < src.rank; })) {
+        q.done = q.cut = true;
+        show(q);
+        return;
+      }
       head(src, function () {
         if (q !== current) { return; }
         // Titles and types first; the fields as their chunks come in.
