@@ -25,20 +25,24 @@ const EnvAxe = "CUREX_AXE_JS"
 // and AA, and axe-core's best practices.
 var tags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"}
 
-// pages are the website pages checked, relative to the output folder.
-var pages = []struct{ name, path string }{
-	{"catalog", "index.html"},
-	{"toc", "algebra-1/texas/es/index.html"},
-	{"node", "algebra-1/texas/es/alg-u1-l1/index.html"},
-	{"code-node", "introduction-to-computer-science/base/en/cs-m2-l3/index.html"},
-	{"rtl-node", "algebra-1/houston-isd/ar/alg-u1-l1/index.html"},
-	{"rtl-fallback-node", "algebra-1/houston-isd/ar/alg-hou-l1/index.html"},
-	{"landing", "algebra-1/index.html"},
-	{"whats-new", "algebra-1/texas/es/whats-new.html"},
-	{"handbook", "algebra-1/houston-isd/ja/handbook.html"},
-	{"rtl-handbook", "algebra-1/houston-isd/ar/handbook.html"},
-	{"image-node", "introduction-to-computer-science/base/ja/cs-m1-l3/index.html"},
-	{"failed-image-node", "introduction-to-computer-science/base/es/cs-m1-l1/index.html"},
+// pages are the website pages checked, relative to the output folder;
+// query, when set, is the page's query string (?q= runs a search as the
+// page loads, so its results are checked too).
+var pages = []struct{ name, path, query string }{
+	{"catalog", "index.html", ""},
+	{"catalog-search", "index.html", "q=variable"},
+	{"node-search", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", "q=%D8%A7"},
+	{"toc", "algebra-1/texas/es/index.html", ""},
+	{"node", "algebra-1/texas/es/alg-u1-l1/index.html", ""},
+	{"code-node", "introduction-to-computer-science/base/en/cs-m2-l3/index.html", ""},
+	{"rtl-node", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", ""},
+	{"rtl-fallback-node", "algebra-1/houston-isd/ar/alg-hou-l1/index.html", ""},
+	{"landing", "algebra-1/index.html", ""},
+	{"whats-new", "algebra-1/texas/es/whats-new.html", ""},
+	{"handbook", "algebra-1/houston-isd/ja/handbook.html", ""},
+	{"rtl-handbook", "algebra-1/houston-isd/ar/handbook.html", ""},
+	{"image-node", "introduction-to-computer-science/base/ja/cs-m1-l3/index.html", ""},
+	{"failed-image-node", "introduction-to-computer-science/base/es/cs-m1-l1/index.html", ""},
 }
 
 // views are the viewports and color schemes each page is checked in; phone
@@ -158,7 +162,7 @@ func TestWebsiteAccessibility(t *testing.T) {
 			t.Errorf("%s: %v", p.name, err)
 			continue
 		}
-		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(file)}).String()
+		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(file), RawQuery: p.query}).String()
 		for _, v := range views {
 			if v.only != nil && !slices.Contains(v.only, p.name) {
 				continue

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/curex/curex/exporter/chrome"
@@ -17,8 +18,8 @@ var screenshots = flag.String("screenshots", "", "write the README's screenshots
 // TestScreenshots renews the screenshots the README shows, from the sample
 // export, when -screenshots names a folder: node pages at desktop and phone
 // width, light and dark, one right to left, the landing matrix, the
-// contents page, the shots of readerShots, and the first pages of the
-// largest handbook's PDF.
+// contents page, the catalog's search results, the shots of readerShots,
+// and the first pages of the largest handbook's PDF.
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("no -screenshots folder")
@@ -42,9 +43,11 @@ func TestScreenshots(t *testing.T) {
 		{"toc", "algebra-1/houston-isd/es/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 		// A lesson's picture, kept in the output: the whole page, down to it.
 		{"node-image", "introduction-to-computer-science/base/en/cs-m1-l3/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800, FullPage: true}},
+		{"search", "index.html?q=coefficient", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 	}
 	for _, s := range shots {
-		u := (&url.URL{Scheme: "file", Path: filepath.Join(site, filepath.FromSlash(s.page))}).String()
+		page, query, _ := strings.Cut(s.page, "?") // ?q= runs a search as the page loads
+		u := (&url.URL{Scheme: "file", Path: filepath.Join(site, filepath.FromSlash(page)), RawQuery: query}).String()
 		png, err := b.Screenshot(context.Background(), u, s.o)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)

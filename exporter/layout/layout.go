@@ -9,7 +9,11 @@
 // Cache paths (see Cache) are paths of the operating system.
 package layout
 
-import "github.com/curex/curex/exporter/model"
+import (
+	"strconv"
+
+	"github.com/curex/curex/exporter/model"
+)
 
 // Site-wide files at the output root.
 const (
@@ -33,7 +37,18 @@ const (
 	// ContentAssets holds the images content refers to, fetched and
 	// kept by their SHA-256 (package assets).
 	ContentAssets = Assets + "/content"
+	// SearchSourcesFile lists, as a script, the search indexes the search
+	// box of the page beside it searches: at the root for the catalog
+	// (SiteSearchSources), in a curriculum's folder for its landing page
+	// (CurriculumSearchSources).
+	SearchSourcesFile = "search-sources.js"
+	// SiteSearchSources is the catalog's list of search indexes.
+	SiteSearchSources = SearchSourcesFile
 )
+
+// CurriculumSearchSources is the list of search indexes of a curriculum's
+// landing page: its slug/search-sources.js.
+func CurriculumSearchSources(slug string) string { return slug + "/" + SearchSourcesFile }
 
 // File names of an export's files: the last segment of the paths the
 // functions below return. Each holds a dot, which no node's segment does,
@@ -53,6 +68,10 @@ const (
 	// SearchScriptFile is the search index as a script, which the search
 	// box loads with a <script> element (so that it works from file://).
 	SearchScriptFile = "search-index.js"
+	// SearchBodyPrefix starts the name of each chunk of the search index's
+	// text (search-body-0.js, search-body-1.js, ...), which the search box
+	// loads with <script> elements once a query needs more than titles.
+	SearchBodyPrefix = "search-body-"
 	// TreeFile is the JSON bundle.
 	TreeFile = "tree.json"
 	// ChangesFile is the history of changes.
@@ -110,6 +129,13 @@ func Search(e model.Export) string { return e.Dir() + "/" + SearchFile }
 
 // SearchScript is the export's search index as a script.
 func SearchScript(e model.Export) string { return e.Dir() + "/" + SearchScriptFile }
+
+// SearchBodyFile is the file name of chunk i of the export's search
+// text: search-body-<i>.js.
+func SearchBodyFile(i int) string { return SearchBodyPrefix + strconv.Itoa(i) + ".js" }
+
+// SearchBody is chunk i of the export's search text, a script.
+func SearchBody(e model.Export, i int) string { return e.Dir() + "/" + SearchBodyFile(i) }
 
 // BundleDir is the folder of the export's bundles: bundles/curriculum/variant/locale.
 func BundleDir(e model.Export) string { return BundlesRoot + "/" + e.Dir() }

@@ -30,6 +30,8 @@ func TestPaths(t *testing.T) {
 		{"WhatsNew", layout.WhatsNew(e), "algebra-1/texas/es/whats-new.html"},
 		{"Search", layout.Search(e), "algebra-1/texas/es/search.json"},
 		{"SearchScript", layout.SearchScript(e), "algebra-1/texas/es/search-index.js"},
+		{"SearchBody", layout.SearchBody(e, 2), "algebra-1/texas/es/search-body-2.js"},
+		{"CurriculumSearchSources", layout.CurriculumSearchSources("algebra-1"), "algebra-1/search-sources.js"},
 		{"BundleDir", layout.BundleDir(e), "bundles/algebra-1/texas/es"},
 		{"TreeJSON", layout.TreeJSON(e), "bundles/algebra-1/texas/es/tree.json"},
 		{"Changes", layout.Changes(e), "bundles/algebra-1/texas/es/changes.json"},

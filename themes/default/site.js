@@ -1,6 +1,6 @@
 // curex default theme: progressive enhancement only. Pages work without
 // this file; with it, the sidebar closes on small screens and remembers
-// which branches are open, and the search box searches the curriculum.
+// which branches are open. Search is in search.js.
 // No inline scripts: it runs under Content-Security-Policy script-src 'self'.
 (function () {
   "use strict";
@@ -28,112 +28,6 @@
       });
     });
   }
-
-  // Search: the index is a script (search-index.js) loaded on first use,
-  // because fetch() is not allowed from file://.
-  var form = document.querySelector("form.search");
-  if (!form) { return; }
-  var input = form.querySelector("input[type=search]");
-  var out = form.querySelector(".search__results");
-  var entries = null, loading = false, pending = "";
-
-  // norm folds case, compatibility forms (full-width letters, ligatures)
-  // and Latin and Arabic diacritics, so "ecuacion" finds "Ecuación".
-  var marks = /[\u0300-\u036f\u064b-\u065f\u0670]/g;
-  function norm(s) {
-    s = String(s || "");
-    if (s.normalize) { s = s.normalize("NFKD").replace(marks, "").normalize("NFC"); }
-    return s.toLowerCase();
-  }
-
-  function load(then) {
-    var all = window.curexSearch || {};
-    if (all[form.dataset.key]) {
-      entries = all[form.dataset.key].map(function (e) {
-        return { e: e, title: norm(e.title), text: norm(e.type_display + " " + e.text) };
-      });
-      then();
-      return;
-    }
-    if (loading) { return; }
-    loading = true;
-    var s = document.createElement("script");
-    s.src = form.dataset.index;
-    s.onload = function () { loading = false; load(then); };
-    s.onerror = function () { loading = false; };
-    document.head.appendChild(s);
-  }
-
-  // Matching is by substring, never by words: CJK text has no spaces. A
-  // query with spaces must match every one of its parts.
-  function search(q) {
-    var terms = norm(q).split(/\s+/).filter(Boolean);
-    if (!terms.length) { return []; }
-    var hits = [];
-    entries.forEach(function (x, i) {
-      var score = 0;
-      for (var t = 0; t < terms.length; t++) {
-        var inTitle = x.title.indexOf(terms[t]) >= 0;
-        if (!inTitle && x.text.indexOf(terms[t]) < 0) { return; }
-        score += inTitle ? 10 : 1;
-        if (x.title.indexOf(terms[t]) === 0) { score += 5; }
-      }
-      hits.push({ x: x, score: score, i: i });
-    });
-    hits.sort(function (a, b) { return b.score - a.score || a.i - b.i; });
-    return hits.slice(0, 30);
-  }
-
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) { n.className = cls; }
-    if (text) { n.textContent = text; }
-    return n;
-  }
-
-  function show(q) {
-    out.textContent = "";
-    if (!q.trim()) { out.hidden = true; return; }
-    var hits = search(q);
-    out.hidden = false;
-    var count = el("p", "result__count", hits.length ?
-      (form.dataset.results || "%d").replace("%d", hits.length) : form.dataset.noResults);
-    out.appendChild(count);
-    if (!hits.length) { return; }
-    var ul = el("ul");
-    hits.forEach(function (h) {
-      var li = el("li"), a = el("a");
-      a.href = form.dataset.base + h.x.e.path;
-      a.appendChild(el("span", "result__type", h.x.e.type_display));
-      var title = el("bdi", "result__title", h.x.e.title);
-      a.appendChild(title);
-      if (h.x.e.text) { a.appendChild(el("span", "result__text", h.x.e.text.slice(0, 140))); }
-      li.appendChild(a);
-      ul.appendChild(li);
-    });
-    out.appendChild(ul);
-  }
-
-  function run() {
-    pending = input.value;
-    if (entries) { show(pending); } else { load(function () { show(pending); }); }
-  }
-
-  input.addEventListener("focus", function () { if (!entries) { load(function () {}); } });
-  input.addEventListener("input", run);
-  form.addEventListener("submit", function (ev) { ev.preventDefault(); run(); });
-  form.addEventListener("keydown", function (ev) {
-    if (ev.key === "Escape") { out.hidden = true; input.focus(); }
-    if (ev.key === "ArrowDown" && !out.hidden) {
-      var first = out.querySelector("a");
-      if (first && document.activeElement === input) { ev.preventDefault(); first.focus(); }
-    }
-  });
-  document.addEventListener("click", function (ev) {
-    if (!form.contains(ev.target)) { out.hidden = true; }
-  });
-  var params = new URLSearchParams(location.search);
-  if (params.get("q")) { input.value = params.get("q"); run(); }
 })();
 
 // Reader's tools, each a function of its own: the page's own table of

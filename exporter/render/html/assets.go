@@ -23,6 +23,11 @@ type asset struct {
 	Data []byte
 }
 
+// knownAssets are the theme's assets by logical name, written with a
+// content hash in their names; every theme has them (the default theme's
+// when its folder does not).
+var knownAssets = []string{"site.css", "site.js", "theme.js", "search.js", "icons.css", "chroma.css"}
+
 // assetSet holds the theme's files: the known assets by logical name
 // ("site.css") and the extra files a theme folder brings.
 type assetSet struct {
@@ -89,7 +94,7 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 	if _, ok := files["chroma.css"]; !ok {
 		files["chroma.css"] = chroma
 	}
-	for _, k := range []string{"site.css", "site.js", "theme.js", "icons.css", "chroma.css"} {
+	for _, k := range knownAssets {
 		data, ok := files[k]
 		if !ok {
 			return nil, fmt.Errorf("theme: missing asset %s", k)

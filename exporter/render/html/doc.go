@@ -31,11 +31,19 @@
 //
 // # Search
 //
-// Each variant × locale has search.json and search-index.js: the search box
-// loads the script on first use (fetch is not allowed from file://) and
-// matches substrings of case- and diacritic-folded text, so CJK queries
-// work without word boundaries. Without JavaScript the form leads to the
-// contents page.
+// Each variant × locale has search.json (for programs: every text
+// attribute of every node, as plain text), search-index.js (titles, types
+// and paths, which the search box searches as soon as it loads) and
+// search-body-N.js, chunks of about 96 KiB of text that the box loads when
+// a query is typed; scripts, because fetch is not allowed from file://.
+// The box matches substrings of case- and diacritic-folded text, so CJK
+// queries work without word boundaries, ranks title matches first and
+// shows a snippet with the words marked. The catalog and each landing
+// page search every exported variant × locale, listed in a script beside
+// them (search-sources.js) that the box loads on first use, the reader's
+// languages first, each result naming its variant and language. Without
+// JavaScript the form leads to the contents page. docs/formats.md has the
+// files' shapes.
 //
 // # Themes
 //
@@ -45,7 +53,7 @@
 // replaces that block on every page, and a file named after a page kind
 // (node.html, toc.html, catalog.html, curriculum.html, 404.html) applies to
 // that kind only. Its assets/ files replace the default assets by name
-// (site.css, site.js, icons/NAME.svg, icons.css, chroma.css) and other
+// (site.css, site.js, search.js, icons/NAME.svg, icons.css, chroma.css) and other
 // files are copied to assets/ as they are. Known assets are written with a
 // content hash in their name (assets/site.3f2a9c1e.css). Templates receive
 // a *Page; its fields are the theme contract.

@@ -128,13 +128,44 @@ type Switch struct {
 	Nearest bool
 }
 
-// SearchBox configures the client-side search of one variant × locale.
+// SearchBox configures the client-side search (themes/default/search.js)
+// of a page: the indexes it searches and the words it shows.
 type SearchBox struct {
-	// Action is the contents page, where the form leads without JavaScript.
+	// Action is where the form leads without JavaScript: the contents
+	// page of a variant × locale, or the page itself (catalog, landing
+	// page), whose script runs the query of ?q= once it loads.
 	Action string
-	// Index is the search-index.js file; Base the folder its paths are
-	// relative to; Key the global entry it defines.
-	Index, Base, Key string
+	// Placeholder is the input's placeholder, in the page's language.
+	Placeholder string
+	// Sources are the indexes searched, one per variant × locale, in the
+	// site's order; the script searches the reader's languages (the
+	// page's, then the browser's) first. The pages of a variant × locale
+	// list their one index here; the catalog and landing pages list theirs
+	// in Script instead.
+	Sources []SearchSource
+	// Script, when set, is the script (layout.SearchSourcesFile, beside
+	// the page) that lists the Sources as window.curexSearchSources[ScriptKey]:
+	// the box loads it on first use, so a catalog of thousands of variants ×
+	// locales does not carry the list in its HTML.
+	Script, ScriptKey string
+	// Across is set when the box searches more than one variant × locale
+	// (catalog and landing pages): each result then names its source.
+	Across bool
+}
+
+// SearchSource is the search index of one variant × locale.
+type SearchSource struct {
+	// Key is the export's folder, the entry its scripts define; Index is
+	// its search-index.js and Base the folder its paths are relative to
+	// ("" or ending in "/").
+	Key   string `json:"key"`
+	Index string `json:"index"`
+	Base  string `json:"base"`
+	// Lang is the locale's code; From names the variant and the language
+	// ("From Texas, in Español"), empty on the pages of one variant ×
+	// locale.
+	Lang string `json:"lang"`
+	From string `json:"from,omitempty"`
 }
 
 // TreeItem is one node in the sidebar or the contents page.

@@ -77,6 +77,9 @@ type Renderer struct {
 	// once per tree is then handed to it as one item, joined the same
 	// way, which saves the template a step per item on every page.
 	joinItems bool
+	// searchChunk is the size of a chunk of search text; 0 means
+	// searchChunkBytes (tests set less to see several chunks).
+	searchChunk int
 
 	// buffers holds page buffers for reuse (*bytes.Buffer): a page is
 	// rendered into one and written; a buffer grown anew for every page
@@ -333,7 +336,7 @@ func variantName(v *Variant, m i18n.Messages) string {
 // sitemap needs absolute URLs) and the theme's assets. Call it after every
 // RenderTree: the sitemap lists the pages they wrote.
 func (r *Renderer) RenderSite(w Writer, site *Site) error {
-	for _, k := range []string{"site.css", "site.js", "theme.js", "icons.css", "chroma.css"} {
+	for _, k := range knownAssets {
 		a := r.assets.byName[k]
 		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
 			return err
@@ -383,6 +386,12 @@ func (r *Renderer) renderCatalog(w Writer, site *Site) error {
 			Lang: c.PrimaryLocale, RTL: RTL(c.PrimaryLocale), Variants: len(c.Variants), Locales: len(c.Locales),
 		})
 	}
+	box, err := searchAcross(w, p, layout.SiteSearchSources, site.Curricula, m, true)
+	if err != nil {
+		return err
+	}
+	p.Search = box
+	p.Search.Placeholder = m.T("search_everywhere")
 	return r.execute(w, "catalog", p)
 }
 
@@ -424,6 +433,12 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 		l.Rows = append(l.Rows, row)
 	}
 	p.Landing = l
+	box, err := searchAcross(w, p, layout.CurriculumSearchSources(c.Slug), []*Curriculum{c}, m, false)
+	if err != nil {
+		return err
+	}
+	p.Search = box
+	p.Search.Placeholder = m.T("search_placeholder")
 	return r.execute(w, "curriculum", p)
 }
 

@@ -333,7 +333,7 @@ func TestDeterministic(t *testing.T) {
 func TestAssetsAreHashed(t *testing.T) {
 	t.Parallel()
 	_, w := rendered(t)
-	re := regexp.MustCompile(`^assets/(site|theme|icons|chroma)\.[0-9a-f]{8}\.(css|js)$`)
+	re := regexp.MustCompile(`^assets/(site|theme|search|icons|chroma)\.[0-9a-f]{8}\.(css|js)$`)
 	n := 0
 	for _, name := range w.names() {
 		if strings.HasPrefix(name, "assets/") {
@@ -346,8 +346,8 @@ func TestAssetsAreHashed(t *testing.T) {
 			n++
 		}
 	}
-	if n != 5 {
-		t.Errorf("%d assets, want site.css, site.js, theme.js, icons.css, chroma.css", n)
+	if n != len(knownAssets) {
+		t.Errorf("%d assets, want %v", n, knownAssets)
 	}
 }
 
@@ -508,8 +508,13 @@ func TestSearchIndex(t *testing.T) {
 		}
 		js := string(w.files[dir+"/search-index.js"])
 		want := `(window.curexSearch=window.curexSearch||{})["` + dir + `"]=`
-		if !strings.HasPrefix(js, want) || !strings.Contains(js, string(w.files[dir+"/search.json"])) {
+		if !strings.HasPrefix(js, want) {
 			t.Errorf("%s: search-index.js does not define the index: %.80s", dir, js)
+		}
+		body := string(w.files[dir+"/search-body-0.js"])
+		want = `(window.curexSearchBody=window.curexSearchBody||{})["` + dir + `#0"]=`
+		if !strings.HasPrefix(body, want) {
+			t.Errorf("%s: search-body-0.js does not define chunk 0: %.80s", dir, body)
 		}
 	}
 	if !strings.Contains(string(w.files["algebra-1/base/ja/search.json"]), "変数") {

@@ -2,7 +2,6 @@ package html
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -23,9 +22,10 @@ type flatNode struct {
 	n      *model.Node
 	parent *flatNode
 	index  int
-	// excerpt is the plain text of the node's description, set by the
-	// worker that renders the node's page, read by the search index.
-	excerpt string
+	// fields are the node's text attributes as plain text (nodeFields),
+	// set by the worker that renders the node's page, read by the search
+	// index.
+	fields []searchField
 }
 
 // target is another exported tree a page links to.
@@ -159,7 +159,7 @@ func (x *treeCtx) renderPages(w Writer) error {
 			for i := k; i < len(x.flat); i += workers {
 				f := x.flat[i]
 				if err := wx.gated(func() error {
-					f.excerpt = excerpt(f.n)
+					f.fields = nodeFields(f.n, wx.m)
 					return wx.renderNode(w, f)
 				}); err != nil {
 					errs[k] = err
@@ -191,19 +191,6 @@ func (r *Renderer) Reuse(t *model.Tree) {
 	r.record(t.Dir(), &treeRecord{outline: OutlineOf(t), ids: ids})
 }
 
-// excerpt is the plain text of a node's description.
-func excerpt(n *model.Node) string {
-	raw, ok := n.Attributes["description"]
-	if !ok {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return plainText(s, 300)
-}
-
 // page starts a page of the tree at path.
 func (x *treeCtx) page(kind, path string) *Page {
 	p := &Page{Kind: kind, Path: path, Lang: x.l.Code, RTL: x.rtl, Site: x.site, msgs: x.m, assets: x.r.assets}
@@ -219,10 +206,8 @@ func (x *treeCtx) page(kind, path string) *Page {
 		p.Header.CurriculumLang = x.c.PrimaryLocale
 	}
 	p.Search = &SearchBox{
-		Action: p.Href(x.toc),
-		Index:  p.Href(layout.SearchScript(x.t.Export)),
-		Base:   strings.TrimSuffix(p.Href(x.toc), layout.Index),
-		Key:    x.dir,
+		Action: p.Href(x.toc), Placeholder: x.m.T("search_placeholder"),
+		Sources: []SearchSource{searchSource(p, x.t.Export, x.l.Code, "")},
 	}
 	return p
 }
@@ -606,7 +591,7 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 	n := f.n
 	p := x.page("node", x.pages[n])
 	p.Title = x.title(n.Title)
-	p.Description = f.excerpt
+	p.Description = cutRunes(descriptionText(f.fields), excerptRunes)
 	if len(p.Description) > 160 {
 		p.Description = truncateRunes(p.Description, 160)
 	}
@@ -705,44 +690,4 @@ func truncateRunes(s string, n int) string {
 		i++
 	}
 	return s
-}
-
-// searchEntry is one node in a search index.
-type searchEntry struct {
-	ID          string `json:"id"`
-	Title       string `json:"title"`
-	TypeDisplay string `json:"type_display"`
-	// Path is the node's page relative to the index's folder.
-	Path string `json:"path"`
-	Text string `json:"text"`
-}
-
-// writeSearch writes the tree's search index twice: layout.Search for
-// programs, and layout.SearchScript, which the search box loads with a
-// <script> element so that search also works from file://, where fetch()
-// is not allowed.
-func (x *treeCtx) writeSearch(w Writer) error {
-	entries := make([]searchEntry, 0, len(x.flat))
-	for _, f := range x.flat {
-		entries = append(entries, searchEntry{ID: f.n.ID, Title: f.n.Title, TypeDisplay: typeDisplay(f.n),
-			Path: rel(x.toc, x.pages[f.n]), Text: f.excerpt})
-	}
-	data, err := jsonMarshal(entries)
-	if err != nil {
-		return err
-	}
-	if err := w.Write(layout.Search(x.t.Export), data); err != nil {
-		return err
-	}
-	key, err := jsonMarshal(x.dir)
-	if err != nil {
-		return err
-	}
-	js := make([]byte, 0, len(data)+len(key)+64)
-	js = append(js, "(window.curexSearch=window.curexSearch||{})["...)
-	js = append(js, key...)
-	js = append(js, "]="...)
-	js = append(js, data...)
-	js = append(js, ";\n"...)
-	return w.Write(layout.SearchScript(x.t.Export), js)
 }

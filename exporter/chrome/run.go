@@ -1,0 +1,17 @@
+package chrome
+
+import "context"
+
+// Run loads url (file:// or http://) in a new tab, waits for its load
+// event and web fonts, and calls fn with the tab's chromedp context, on
+// which fn runs chromedp actions: typing, polling, evaluating scripts.
+// The tab closes when fn returns; ctx bounds the whole call. It is for
+// tests and benchmarks that drive a page curex wrote.
+func (b *Browser) Run(ctx context.Context, url string, fn func(tab context.Context) error) error {
+	return b.inTab(ctx, "run", url, func(tab context.Context) error {
+		if err := load(tab, url); err != nil {
+			return err
+		}
+		return fn(tab)
+	})
+}
