@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/render/mathml"
 )
 
 // Failure is an export that could not be refreshed.
@@ -43,8 +44,12 @@ type Summary struct {
 	// PDFsPrinted counts the handbooks Chromium printed this run;
 	// PDFsReused those the cache had printed before from the same bytes.
 	PDFsPrinted, PDFsReused int
-	Duration                time.Duration
-	Skipped                 []fetch.Skip
+	// MathErrors counts the TeX expressions of the trees rendered this
+	// run that could not be converted to MathML: their pages show the
+	// source, marked (see ManifestExport.MathErrors for each export).
+	MathErrors int
+	Duration   time.Duration
+	Skipped    []fetch.Skip
 	// Schedule is what the run decided for each tree: fetched because
 	// new, changed or due for revalidation, or served from the cache.
 	Schedule *fresh.Schedule
@@ -264,6 +269,9 @@ func (r *run) schedule(ctx context.Context) error {
 	r.gate = cpugate.New(runtime.GOMAXPROCS(0))
 	o := c.renderOptions()
 	o.Gate = r.gate
+	// One converter for every format: the same expressions recur
+	// across a curriculum's variants and locales.
+	o.Math = mathml.New(mathml.Options{})
 	if r.web, err = Formats().NewSite(ctx, o); err != nil {
 		return formatError(err)
 	}
@@ -389,6 +397,7 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	}
 	rc.entry, rc.hasEntry = entry, true
 	r.sum.Written++
+	r.sum.MathErrors += entry.MathErrors
 	return true, nil
 }
 

@@ -327,6 +327,9 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.CutShort, st.Retries)
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)
+	if s.MathErrors > 0 {
+		fmt.Fprintf(g.stdout, "math: %d expressions could not be converted and show their TeX source (see math_errors in manifest.json)\n", s.MathErrors)
+	}
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -115,6 +116,10 @@ type Options struct {
 	// its own (the website's pages): while requests are paced, the run
 	// keeps a processor for the fetch with it.
 	Gate Gate
+	// Math converts TeX to MathML for every format that renders content
+	// to HTML, so they share its interpreters and cache; nil gives each
+	// format a converter of its own.
+	Math *mathml.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
 }

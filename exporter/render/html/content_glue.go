@@ -6,6 +6,7 @@ import (
 
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/mathml"
 )
 
 // attributeLabels are the attribute keys with a localized label; other keys
@@ -21,8 +22,8 @@ type contentRenderer struct {
 	r *content.Renderer
 }
 
-func newContentRenderer() (*contentRenderer, error) {
-	return &contentRenderer{r: content.New()}, nil
+func newContentRenderer(math *mathml.Converter) (*contentRenderer, error) {
+	return &contentRenderer{r: content.New(content.WithMath(math))}, nil
 }
 
 // node renders a node's attributes with labels in the language of m.

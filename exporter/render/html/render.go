@@ -16,6 +16,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/templates"
 )
 
@@ -36,6 +37,9 @@ type Options struct {
 	// RenderTree call: each page is rendered between its Acquire and
 	// Release. An export uses it to keep a processor for the fetch.
 	Gate Gate
+	// Math converts TeX to MathML (nil: a converter of the renderer's
+	// own).
+	Math *mathml.Converter
 }
 
 // Gate bounds concurrent rendering (see Options.Gate).
@@ -96,7 +100,7 @@ type treeRecord struct {
 
 // New parses the embedded templates and theme, then the theme folder's.
 func New(o Options) (*Renderer, error) {
-	cr, err := newContentRenderer()
+	cr, err := newContentRenderer(o.Math)
 	if err != nil {
 		return nil, err
 	}

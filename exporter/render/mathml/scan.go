@@ -1,6 +1,9 @@
 package mathml
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Delim is how an expression was delimited in Markdown.
 type Delim int
@@ -21,7 +24,7 @@ func (d Delim) Display() bool { return d == DoubleDollar || d == Bracket || d ==
 // line of Markdown (from a '$' or a '\\' that is not itself escaped). It
 // returns the expression's TeX, the bytes the whole span takes, and its
 // delimiter; n is 0 when s does not start an expression, and then the
-// '$' or '\\' is text.
+// '$' or '\\' is text. To read many expressions of one line, use a Line.
 //
 // An inline expression never spans lines. The rules for '$' are
 // Pandoc's, so that a dollar in prose stays prose ("$5 and $10"): the
@@ -29,54 +32,111 @@ func (d Delim) Display() bool { return d == DoubleDollar || d == Bracket || d ==
 // a non-space character right before it, is not escaped, and is not
 // followed by a digit. "$$" opens display math closed by the next "$$".
 // "\(" and "\[" are closed by the next "\)" and "\]".
-func Inline(s string) (tex string, n int, d Delim) {
+func Inline(s string) (tex string, n int, d Delim) { return NewLine(s).At(0) }
+
+// Line finds the expressions of one line in time linear in its length,
+// however many delimiters it holds: the closers are found once.
+type Line struct {
+	s string
+	// dollar, double, paren and bracket are the positions of the
+	// closers, ascending: a '$' that may close (not escaped, a non-space
+	// before it, no digit after it), "$$", "\)" and "\]".
+	dollar, double, paren, bracket []int
+}
+
+// NewLine prepares s, up to its first line ending, for At.
+func NewLine(s string) *Line {
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = s[:i]
 	}
-	switch {
-	case strings.HasPrefix(s, "$$"):
-		end := strings.Index(s[2:], "$$")
-		if end <= 0 || strings.TrimSpace(s[2:2+end]) == "" {
-			return "", 0, 0
-		}
-		return s[2 : 2+end], end + 4, DoubleDollar
-	case strings.HasPrefix(s, "$"):
-		if len(s) < 2 || isSpace(s[1]) || s[1] == '$' {
-			return "", 0, 0
-		}
-		for i := 1; i < len(s); i++ {
-			switch s[i] {
-			case '\\':
-				i++ // \$ and \\ are the expression's
-			case '$':
-				if !isSpace(s[i-1]) && !(i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') {
-					return s[1:i], i + 1, Dollar
-				}
+	l := &Line{s: s}
+	backslashes := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		escaped := backslashes%2 == 1
+		switch {
+		case c == '$':
+			if !escaped && i > 0 && !isSpace(s[i-1]) && !(i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') {
+				l.dollar = append(l.dollar, i)
 			}
+			if i+1 < len(s) && s[i+1] == '$' {
+				l.double = append(l.double, i)
+			}
+		case c == ')' && i > 0 && s[i-1] == '\\':
+			l.paren = append(l.paren, i-1)
+		case c == ']' && i > 0 && s[i-1] == '\\':
+			l.bracket = append(l.bracket, i-1)
 		}
-	case strings.HasPrefix(s, `\(`):
-		return closed(s, `\)`, Paren)
-	case strings.HasPrefix(s, `\[`):
-		return closed(s, `\]`, Bracket)
+		if c == '\\' {
+			backslashes++
+		} else {
+			backslashes = 0
+		}
+	}
+	return l
+}
+
+// next returns the first position in ps at or after from, or -1.
+func next(ps []int, from int) int {
+	i, _ := slices.BinarySearch(ps, from)
+	if i == len(ps) {
+		return -1
+	}
+	return ps[i]
+}
+
+// Len is the length of the line.
+func (l *Line) Len() int { return len(l.s) }
+
+// At reads an expression starting at l's byte j, as Inline does.
+func (l *Line) At(j int) (tex string, n int, d Delim) {
+	s := l.s
+	if j >= len(s) {
+		return "", 0, 0
+	}
+	rest := s[j:]
+	switch {
+	case strings.HasPrefix(rest, "$$"):
+		end := next(l.double, j+2)
+		if end < 0 || strings.TrimSpace(s[j+2:end]) == "" {
+			return "", 0, 0
+		}
+		return s[j+2 : end], end + 2 - j, DoubleDollar
+	case strings.HasPrefix(rest, "$"):
+		if len(rest) < 2 || isSpace(rest[1]) {
+			return "", 0, 0
+		}
+		// A closer preceded by an odd run of backslashes that starts
+		// right after the opener is escaped from the opener's view too:
+		// the runs are the same.
+		end := next(l.dollar, j+2)
+		if end < 0 {
+			return "", 0, 0
+		}
+		return s[j+1 : end], end + 1 - j, Dollar
+	case strings.HasPrefix(rest, `\(`):
+		return l.closed(j, l.paren, Paren)
+	case strings.HasPrefix(rest, `\[`):
+		return l.closed(j, l.bracket, Bracket)
 	}
 	return "", 0, 0
 }
 
-// closed reads the line s up to closer.
-func closed(line, closer string, d Delim) (string, int, Delim) {
-	end := strings.Index(line[2:], closer)
-	if end < 0 || strings.TrimSpace(line[2:2+end]) == "" {
+// closed reads from the opener at j to the next closer in ps.
+func (l *Line) closed(j int, ps []int, d Delim) (string, int, Delim) {
+	end := next(ps, j+2)
+	if end < 0 || strings.TrimSpace(l.s[j+2:end]) == "" {
 		return "", 0, 0
 	}
-	return line[2 : 2+end], end + 4, d
+	return l.s[j+2 : end], end + 2 - j, d
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // BlockOpen reports whether line (without its line ending, indented by at
-// most three spaces) opens a display block: "$$" or "\[" at its start. It
-// returns the opener and, when the block closes on the same line ("$$ x
-// $$"), the TeX and true.
+// most three spaces) opens a display block: "$$" or "\[" alone on the
+// line, or a whole block on one line ("$$ x $$"). It returns the opener
+// and, for a block on one line, its TeX and one set.
 func BlockOpen(line string) (opener, tex string, one bool, ok bool) {
 	t := strings.TrimLeft(line, " ")
 	if len(line)-len(t) > 3 {
@@ -92,10 +152,12 @@ func BlockOpen(line string) (opener, tex string, one bool, ok bool) {
 		if strings.HasSuffix(rest, c) && len(rest) >= len(c) {
 			return o, rest[:len(rest)-len(c)], true, true
 		}
-		if strings.Contains(rest, c) {
-			return "", "", false, false // "$$a$$ b": inline, in a paragraph
+		if strings.TrimSpace(rest) != "" {
+			// "$$a$$ b" is inline math in a paragraph; "$$5 off" is
+			// prose: a block opens on a line of its own.
+			return "", "", false, false
 		}
-		return o, rest, false, true
+		return o, "", false, true
 	}
 	return "", "", false, false
 }
@@ -215,6 +277,13 @@ func delimOf(closer string) Delim {
 // paragraph appends the inline expressions of the line src[i:end],
 // skipping code spans and escaped delimiters.
 func paragraph(spans []Span, src string, i, end int) []Span {
+	var line *Line // made at the first delimiter
+	at := func(j int) (string, int, Delim) {
+		if line == nil {
+			line = NewLine(src[i:end])
+		}
+		return line.At(j - i)
+	}
 	for j := i; j < end; j++ {
 		switch src[j] {
 		case '`':
@@ -245,14 +314,14 @@ func paragraph(spans []Span, src string, i, end int) []Span {
 				j = k + n - 1
 			}
 		case '\\':
-			if tex, n, d := Inline(src[j:end]); n > 0 {
+			if tex, n, d := at(j); n > 0 {
 				spans = append(spans, Span{Start: j, End: j + n, TeX: tex, Delim: d})
 				j += n - 1
 				continue
 			}
 			j++ // an escaped character
 		case '$':
-			if tex, n, d := Inline(src[j:end]); n > 0 {
+			if tex, n, d := at(j); n > 0 {
 				spans = append(spans, Span{Start: j, End: j + n, TeX: tex, Delim: d})
 				j += n - 1
 			} else if strings.HasPrefix(src[j:end], "$$") {
