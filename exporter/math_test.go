@@ -107,7 +107,7 @@ func TestMathEveryFormat(t *testing.T) {
 		}
 		hb := read(e.Handbook)
 		for _, want := range []string{
-			`<div class="math-display"><math display="block"><semantics><mrow><mi>x</mi><mo>=</mo><mfrac>`,
+			`<div class="math-display" tabindex="0"><math display="block"><semantics><mrow><mi>x</mi><mo>=</mo><mfrac>`,
 			`<msqrt>`, `<mroot><mn>27</mn><mn>3</mn></mroot>`,
 			`<code class="math-error" title="mathml: Unexpected end of input in a macro argument, expected &#39;}&#39;"><span class="math-error-mark">⚠ TeX</span> $\frac{1}{$</code>`,
 		} {

@@ -26,7 +26,7 @@ var forbiddenElements = map[string]bool{
 var allowedAttrs = map[string]bool{
 	"href": true, "src": true, "alt": true, "title": true, "rel": true, "loading": true,
 	"id": true, "class": true, "role": true, "align": true, "data-lang": true,
-	"start": true, "type": true, "checked": true, "disabled": true,
+	"start": true, "type": true, "checked": true, "disabled": true, "tabindex": true,
 }
 
 // mathElements and mathAttrs are the MathML the output may hold (package

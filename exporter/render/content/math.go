@@ -199,8 +199,9 @@ func (s *safeRenderer) renderMathInline(w util.BufWriter, _ []byte, node ast.Nod
 }
 
 // renderMathBlock writes a display block's MathML in a <div
-// class="math-display"> (which scrolls sideways when the equation is
-// wider than the page), or its source marked as an error.
+// class="math-display" tabindex="0"> (which scrolls sideways when the
+// equation is wider than the page, and so must take the keyboard focus to
+// be scrolled without a pointer), or its source marked as an error.
 func (s *safeRenderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
@@ -219,7 +220,7 @@ func (s *safeRenderer) displayMath(w util.BufWriter, node ast.Node, tex, source 
 		mathError(w, failure, source, true)
 		return ast.WalkSkipChildren, nil
 	}
-	_, _ = w.WriteString(`<div class="math-display">`)
+	_, _ = w.WriteString(`<div class="math-display" tabindex="0">`)
 	_, _ = w.WriteString(out)
 	_, _ = w.WriteString("</div>\n")
 	return ast.WalkSkipChildren, nil
