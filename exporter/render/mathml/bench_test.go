@@ -16,6 +16,7 @@ func BenchmarkLoad(b *testing.B) {
 	if _, err := c.compile(); err != nil {
 		b.Fatal(err)
 	}
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.newEngine(); err != nil {
 			b.Fatal(err)
