@@ -39,7 +39,7 @@ VERSITYGW_VERSION := v1.8.0
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test validate nightly bench bench-hugo soak fuzz fuzz-corpus golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean
 
 all: build
 
@@ -131,6 +131,10 @@ fuzz:
 ## fuzz-corpus: fuzz every target for FUZZTIME and keep what it found in each package's testdata/fuzz/ (commit the result)
 fuzz-corpus:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) KEEP_CORPUS=1 .ci/fuzz.sh
+
+## vendor-temml: fetch Temml (TeX to MathML) from npm into exporter/render/mathml/temml/, checking its SHA-256 (the build never needs npm)
+vendor-temml:
+	.ci/vendor-temml.sh
 
 ## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler
 screenshots: tools

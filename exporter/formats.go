@@ -3,12 +3,14 @@ package exporter
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/html"
 	"github.com/curex/curex/exporter/render/jsonbundle"
@@ -48,6 +50,8 @@ type treeFormats struct {
 	renderers []render.Renderer
 	deferred  []render.Deferred
 	locales   map[string][]render.Locale // by base curriculum id
+	// math counts the math errors of a tree, when a format shows math.
+	math *content.Renderer
 }
 
 // newTreeFormats prepares the renderers of the selected formats. With pdf
@@ -61,6 +65,9 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 			ls = append(ls, render.Locale{Code: l.Code, Name: l.Name, TranslationProgress: l.TranslationProgress, PublishedProgress: l.PublishedProgress})
 		}
 		f.locales[cp.Curriculum.ID] = ls
+	}
+	if o.Has("html") || o.Has("handbook") || o.Has("pdf") {
+		f.math = content.New(content.WithMath(o.Math))
 	}
 	var err error
 	if f.renderers, err = Formats().New(ctx, o); err != nil {
@@ -147,6 +154,11 @@ func (p *pendingFiles) flush(w *output.Writer) error {
 // output cannot be written) stops the run. Deferred work (printing) starts
 // once the tree's files are written.
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+	n, err := f.mathErrors(t)
+	if err != nil {
+		return &RenderError{Export: t.Export, Err: err}
+	}
+	entry.MathErrors = n
 	pending := &pendingFiles{}
 	rt := f.tree(t)
 	for _, r := range f.renderers {
@@ -161,6 +173,43 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		d.Start(ctx, w, t.Export)
 	}
 	return nil
+}
+
+// mathErrors counts the expressions of t that do not convert to MathML,
+// as the website and the handbook show them: each node that may hold
+// math is rendered once more, with a Tally (the conversions themselves
+// come from the converter's cache when the formats render the node).
+// Every format that shows math shows the same expressions, so the count
+// is the tree's, whichever formats run and whenever the website renders.
+func (f *treeFormats) mathErrors(t *model.Tree) (int, error) {
+	if f.math == nil {
+		return 0, nil
+	}
+	var tally content.Tally
+	r := f.math.Tallied(&tally)
+	var err error
+	t.Walk(func(n *model.Node) bool {
+		if err != nil || !nodeMayHaveMath(n) {
+			return true
+		}
+		_, err = r.Node(n.Attributes, n.Title, nil, "")
+		return err == nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("math of %s: %w", t.Dir(), err)
+	}
+	return tally.MathErrors(), nil
+}
+
+// nodeMayHaveMath reports whether an attribute of n holds a math
+// delimiter (see content.MayHaveMath).
+func nodeMayHaveMath(n *model.Node) bool {
+	for _, raw := range n.Attributes {
+		if content.MayHaveMath(string(raw)) {
+			return true
+		}
+	}
+	return false
 }
 
 // wait waits for the deferred work (the PDFs) and returns the exports

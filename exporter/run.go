@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/render/mathml"
 )
 
 // Failure is an export that could not be refreshed.
@@ -47,8 +48,12 @@ type Summary struct {
 	// run; AssetsReused those the cache held (a 304); AssetsFailed those
 	// left as links (--assets local).
 	AssetsFetched, AssetsReused, AssetsFailed int
-	Duration                                  time.Duration
-	Skipped                                   []fetch.Skip
+	// MathErrors counts the TeX expressions of the trees rendered this
+	// run that could not be converted to MathML: their pages show the
+	// source, marked (see ManifestExport.MathErrors for each export).
+	MathErrors int
+	Duration   time.Duration
+	Skipped    []fetch.Skip
 	// Schedule is what the run decided for each tree: fetched because
 	// new, changed or due for revalidation, or served from the cache.
 	Schedule *fresh.Schedule
@@ -275,6 +280,9 @@ func (r *run) schedule(ctx context.Context) error {
 	if r.images.store != nil {
 		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
 	}
+	// One converter for every format: the same expressions recur
+	// across a curriculum's variants and locales.
+	o.Math = mathml.New(mathml.Options{})
 	if r.web, err = Formats().NewSite(ctx, o); err != nil {
 		return formatError(err)
 	}
@@ -404,6 +412,7 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 	}
 	rc.entry, rc.hasEntry = entry, true
 	r.sum.Written++
+	r.sum.MathErrors += entry.MathErrors
 	return true, nil
 }
 

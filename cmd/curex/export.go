@@ -394,6 +394,9 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 		fmt.Fprintf(g.stdout, "images %d: %d fetched, %d reused from the cache, %d failed (shown as links)\n",
 			s.AssetsFetched+s.AssetsReused+s.AssetsFailed, s.AssetsFetched, s.AssetsReused, s.AssetsFailed)
 	}
+	if s.MathErrors > 0 {
+		fmt.Fprintf(g.stdout, "math: %d expressions could not be converted and show their TeX source (see math_errors in manifest.json)\n", s.MathErrors)
+	}
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(g.stdout, "skipped %s: %s\n", sk.Export.Dir(), api.Printable(g.describeSkip(sk.Reason, sk.Setting)))
 	}

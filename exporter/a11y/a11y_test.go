@@ -37,6 +37,7 @@ var pages = []struct{ name, path, query string }{
 	{"code-node", "introduction-to-computer-science/base/en/cs-m2-l3/index.html", ""},
 	{"rtl-node", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", ""},
 	{"rtl-fallback-node", "algebra-1/houston-isd/ar/alg-hou-l1/index.html", ""},
+	{"math-node", "algebra-1/texas/es/alg-app-a/index.html", ""},
 	{"landing", "algebra-1/index.html", ""},
 	{"whats-new", "algebra-1/texas/es/whats-new.html", ""},
 	{"handbook", "algebra-1/houston-isd/ja/handbook.html", ""},
@@ -54,7 +55,7 @@ var views = []struct {
 }{
 	{name: "light", o: chrome.AxeOptions{}},
 	{name: "dark", o: chrome.AxeOptions{Dark: true}},
-	{name: "phone", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true}, only: []string{"node", "code-node"}},
+	{name: "phone", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true}, only: []string{"node", "code-node", "math-node"}},
 	{name: "phone-dark", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true, Dark: true}, only: []string{"rtl-node"}},
 }
 

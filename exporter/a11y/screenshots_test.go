@@ -39,6 +39,7 @@ func TestScreenshots(t *testing.T) {
 		{"node-phone-light", "algebra-1/texas/es/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true}},
 		{"node-phone-dark", "introduction-to-computer-science/base/en/cs-m2-l3/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true, Dark: true}},
 		{"node-phone-rtl", "algebra-1/houston-isd/ar/alg-u1-l1/index.html", chrome.ScreenshotOptions{Width: 390, Height: 844, Scale: 2, Mobile: true}},
+		{"math-desktop", "algebra-1/base/en/alg-app-a/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 1150}},
 		{"landing", "algebra-1/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 		{"toc", "algebra-1/houston-isd/es/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 		// A lesson's picture, kept in the output: the whole page, down to it.

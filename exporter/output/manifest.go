@@ -51,6 +51,10 @@ type ManifestExport struct {
 	Changes string `json:"changes,omitempty"`
 	// Feed is its Atom feed of changes (with the website).
 	Feed string `json:"feed,omitempty"`
+	// MathErrors counts the TeX expressions of the export's content that
+	// could not be converted to MathML (with the website, the handbook or
+	// the PDF): their pages show the source, marked.
+	MathErrors int `json:"math_errors,omitempty"`
 	// RenderKey identifies everything besides the tree that shaped the
 	// export's files (program, formats, theme, options, its curriculum's
 	// variants and locales): a run whose key and ETag match may carry the

@@ -22,6 +22,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -125,6 +126,10 @@ type Options struct {
 	// path in the output, for a format that needs them elsewhere (the
 	// PDF's copy of the handbook).
 	ImageData func(path string) ([]byte, bool)
+	// Math converts TeX to MathML for every format that renders content
+	// to HTML, so they share its interpreters and cache; nil gives each
+	// format a converter of its own.
+	Math *mathml.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
 }

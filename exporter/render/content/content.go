@@ -17,6 +17,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/curex/curex/exporter/render/mathml"
 )
 
 // Renderer renders node attributes to HTML. Its zero value is not usable;
@@ -27,18 +29,41 @@ type Renderer struct {
 	hl     *highlighter
 	// images, when set, shows images through a resolver (WithImages).
 	images *pageImages
+	math   *mathml.Converter
+	// tally, when set, counts what the calls met (see Tallied).
+	tally *Tally
+}
+
+// Option configures a Renderer.
+type Option func(*Renderer)
+
+// WithMath makes the Renderer convert TeX with c, which it may share with
+// other Renderers (and so its cache); by default each Renderer has a
+// converter of its own.
+func WithMath(c *mathml.Converter) Option {
+	return func(r *Renderer) {
+		if c != nil {
+			r.math = c
+		}
+	}
 }
 
 // New returns a Renderer configured for curex: GFM, footnotes, typographer,
-// CJK line breaks, chroma highlighting with classes, no raw HTML and a
-// link-scheme allowlist.
-func New() *Renderer {
+// CJK line breaks, chroma highlighting with classes, TeX math converted to
+// MathML, no raw HTML and a link-scheme allowlist.
+func New(opts ...Option) *Renderer {
 	r := &Renderer{
 		hl: newHighlighter(),
 		chroma: chromahtml.New(
 			chromahtml.WithClasses(true),
 			chromahtml.WithPreWrapper(nopPreWrapper{}),
 		),
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	if r.math == nil {
+		r.math = mathml.New(mathml.Options{})
 	}
 	r.md = goldmark.New(
 		goldmark.WithExtensions(
@@ -51,6 +76,10 @@ func New() *Renderer {
 			extension.NewCJK(extension.WithEastAsianLineBreaks()),
 		),
 		goldmark.WithParserOptions(
+			// Math first: before goldmark reads "\(" as an escaped "(",
+			// and before any block that "$$" or "\[" could start.
+			parser.WithBlockParsers(util.Prioritized(mathBlockParser{}, 50)),
+			parser.WithInlineParsers(util.Prioritized(mathInlineParser{}, 50)),
 			parser.WithAutoHeadingID(),
 			parser.WithASTTransformers(util.Prioritized(headingShifter{}, 1000)),
 		),
@@ -108,6 +137,9 @@ func (r *Renderer) markdown(buf *bytes.Buffer, src, idPrefix string, shift int, 
 	pc.Set(shiftKey, shift)
 	pc.Set(prefixKey, prefix)
 	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
+	if r.tally != nil {
+		doc.SetAttribute(docTallyAttr, r.tally)
+	}
 	if inline {
 		inlineParagraph(doc)
 	}

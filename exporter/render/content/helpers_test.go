@@ -17,7 +17,7 @@ var forbiddenElements = map[string]bool{
 	"script": true, "style": true, "iframe": true, "frame": true, "frameset": true,
 	"object": true, "embed": true, "applet": true, "form": true, "button": true,
 	"textarea": true, "select": true, "link": true, "meta": true, "base": true,
-	"svg": true, "math": true, "template": true, "noscript": true, "html": true,
+	"svg": true, "template": true, "noscript": true, "html": true,
 	"head": true, "body": true, "title": true, "xmp": true, "plaintext": true,
 	"noembed": true, "noframes": true, "audio": true, "video": true, "source": true,
 }
@@ -26,7 +26,29 @@ var forbiddenElements = map[string]bool{
 var allowedAttrs = map[string]bool{
 	"href": true, "src": true, "alt": true, "title": true, "rel": true, "loading": true,
 	"id": true, "class": true, "role": true, "align": true, "data-lang": true,
-	"start": true, "type": true, "checked": true, "disabled": true, "width": true, "height": true,
+	"start": true, "type": true, "checked": true, "disabled": true, "tabindex": true, "width": true, "height": true,
+}
+
+// mathElements and mathAttrs are the MathML the output may hold (package
+// mathml's sanitizer keeps these and no more): presentation elements,
+// attributes with no URL, style or script.
+var mathElements = map[string]bool{
+	"math": true, "semantics": true, "annotation": true, "mrow": true, "mi": true, "mn": true,
+	"mo": true, "ms": true, "mtext": true, "mspace": true, "msup": true, "msub": true,
+	"msubsup": true, "mfrac": true, "msqrt": true, "mroot": true, "mover": true, "munder": true,
+	"munderover": true, "mmultiscripts": true, "mprescripts": true, "none": true, "mtable": true,
+	"mtr": true, "mtd": true, "mlabeledtr": true, "mstyle": true, "mpadded": true,
+	"mphantom": true, "menclose": true, "merror": true,
+}
+
+var mathAttrs = map[string]bool{
+	"display": true, "mathvariant": true, "stretchy": true, "fence": true, "separator": true,
+	"accent": true, "accentunder": true, "displaystyle": true, "movablelimits": true,
+	"largeop": true, "symmetric": true, "form": true, "lspace": true, "rspace": true,
+	"width": true, "height": true, "depth": true, "voffset": true, "minsize": true,
+	"maxsize": true, "mathsize": true, "linethickness": true, "scriptlevel": true,
+	"rowspacing": true, "columnspacing": true, "columnalign": true, "rowalign": true,
+	"notation": true, "columnlines": true, "rowlines": true, "frame": true, "encoding": true,
 }
 
 var voidElements = map[string]bool{
@@ -76,6 +98,9 @@ func htmlProblem(s string) string {
 			attrs := map[string]string{}
 			for _, a := range tok.Attr {
 				attrs[a.Key] = a.Val
+				if mathElements[tok.Data] && mathAttrs[a.Key] && a.Namespace == "" {
+					continue
+				}
 				if !allowedAttrs[a.Key] || a.Namespace != "" {
 					return "forbidden attribute " + a.Key + "=" + a.Val + " on <" + tok.Data + ">"
 				}
@@ -122,7 +147,19 @@ func treeProblem(s string) string {
 	}
 	var walk func(n *html.Node) string
 	walk = func(n *html.Node) string {
-		if n.Type == html.ElementNode {
+		if n.Type == html.ElementNode && n.Namespace == "math" {
+			if !mathElements[n.Data] {
+				return "tree has forbidden MathML element <" + n.Data + ">"
+			}
+			if n.Data == "annotation" && (len(n.Attr) != 1 || n.Attr[0].Key != "encoding" || n.Attr[0].Val != "application/x-tex") {
+				return "tree has an annotation that is not TeX"
+			}
+			for _, a := range n.Attr {
+				if !mathAttrs[a.Key] || a.Namespace != "" {
+					return "tree has forbidden attribute " + a.Key + " on MathML <" + n.Data + ">"
+				}
+			}
+		} else if n.Type == html.ElementNode {
 			if forbiddenElements[n.Data] || n.Namespace != "" {
 				return "tree has forbidden element <" + n.Data + ">"
 			}

@@ -36,6 +36,8 @@ func (s *safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindRawHTML, s.renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, s.renderHTMLBlock)
 	reg.Register(ast.KindFencedCodeBlock, s.renderFencedCodeBlock)
+	reg.Register(kindMathInline, s.renderMathInline)
+	reg.Register(kindMathBlock, s.renderMathBlock)
 }
 
 // resolveDest decodes backslash escapes and character references in a link
@@ -199,6 +201,9 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 	for i := 0; i < n.Lines().Len(); i++ {
 		line := n.Lines().At(i)
 		code = append(code, line.Value(source)...)
+	}
+	if lang == "math" {
+		return s.displayMath(w, node, string(code), "```math\n"+string(code)+"```")
 	}
 	if lang != "" && highlightable(code) {
 		if lexer := s.r.hl.lexer(lang); lexer != nil {

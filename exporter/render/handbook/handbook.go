@@ -12,6 +12,7 @@ import (
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/templates"
 	"github.com/curex/curex/themes"
 )
@@ -39,6 +40,9 @@ type Options struct {
 	// Generator names the program on the cover and in <meta
 	// name="generator"> ("curex 0.1.0"); empty: not shown.
 	Generator string
+	// Math converts TeX to MathML (nil: a converter of the renderer's
+	// own).
+	Math *mathml.Converter
 }
 
 // Renderer renders handbooks. Create one with New; it is safe for
@@ -92,7 +96,7 @@ func New(o Options) (*Renderer, error) {
 	sheet.Write(bytes.TrimSpace(css))
 	sheet.WriteString("\n\n")
 	sheet.Write(lightChromaCSS())
-	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New()}, nil
+	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New(content.WithMath(o.Math))}, nil
 }
 
 // readOptional reads a file that may be missing (nil, nil).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/mathml"
 )
 
 // attributeLabels are the attribute keys with a localized label; other keys
@@ -22,8 +23,8 @@ type contentRenderer struct {
 	images content.Images
 }
 
-func newContentRenderer(images content.Images) (*contentRenderer, error) {
-	return &contentRenderer{r: content.New(), images: images}, nil
+func newContentRenderer(math *mathml.Converter, images content.Images) (*contentRenderer, error) {
+	return &contentRenderer{r: content.New(content.WithMath(math)), images: images}, nil
 }
 
 // node renders a node's attributes, on the page at path page, with labels

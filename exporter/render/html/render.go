@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/templates"
 )
 
@@ -40,6 +41,9 @@ type Options struct {
 	// Images shows the images content refers to from their local copies,
 	// with paths relative to each page; nil leaves them remote.
 	Images content.Images
+	// Math converts TeX to MathML (nil: a converter of the renderer's
+	// own).
+	Math *mathml.Converter
 }
 
 // Gate bounds concurrent rendering (see Options.Gate).
@@ -103,7 +107,7 @@ type treeRecord struct {
 
 // New parses the embedded templates and theme, then the theme folder's.
 func New(o Options) (*Renderer, error) {
-	cr, err := newContentRenderer(o.Images)
+	cr, err := newContentRenderer(o.Math, o.Images)
 	if err != nil {
 		return nil, err
 	}

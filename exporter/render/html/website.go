@@ -56,7 +56,7 @@ type Website struct {
 // NewSite makes the website of a run (a render.Format's NewSite). A theme
 // it cannot load is an error naming the theme setting.
 func NewSite(_ context.Context, o render.Options) (render.Site, error) {
-	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images})
+	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math})
 	if err != nil {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	}

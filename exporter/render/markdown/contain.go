@@ -49,7 +49,8 @@ func normalize(s string) string {
 	return s
 }
 
-// block returns received Markdown, normalized, that cannot swallow a
+// block returns received Markdown, normalized, with its math delimiters
+// in the bundle's forms (mathSource), that cannot swallow a
 // heading written after it: a fenced code block or an HTML block of the
 // kinds that only end at a closing marker (<script>, <pre>, <style>,
 // <textarea>, comments, processing instructions, declarations, CDATA) left
@@ -57,7 +58,7 @@ func normalize(s string) string {
 // nothing in how it renders on its own. Should that not suffice, the text
 // is shown as a fenced code block.
 func (c *containment) block(s string) string {
-	s = normalize(s)
+	s = mathSource(normalize(s))
 	if !mayLeak(s) {
 		return s
 	}

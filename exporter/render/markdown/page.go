@@ -269,7 +269,7 @@ func (b *bundle) list(buf *bytes.Buffer, v attrs.Value, level int) {
 
 // term writes a term and its definition as one list item.
 func (b *bundle) term(buf *bytes.Buffer, level int, t attrs.Term) {
-	b.item(buf, level, "**"+normalize(t.Term)+"**: "+normalize(t.Definition))
+	b.item(buf, level, "**"+mathSource(normalize(t.Term))+"**: "+mathSource(normalize(t.Definition)))
 }
 
 // record writes one record of a list of records as a list item holding
@@ -299,7 +299,7 @@ func emptyText(v attrs.Value) string {
 // Markdown.
 func (b *bundle) text(v attrs.Value) string {
 	if v.Kind == attrs.Text {
-		return normalize(v.Text)
+		return mathSource(normalize(v.Text))
 	}
 	return scalar(v)
 }

@@ -1,0 +1,313 @@
+package mathml
+
+import (
+	"container/list"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+//go:embed temml/temml.min.js
+var temmlJS string
+
+// TemmlVersion is the version of the vendored Temml.
+const TemmlVersion = "0.13.5"
+
+// Defaults of Options.
+const (
+	// DefaultMaxInput is the longest expression converted, in bytes: a
+	// page of TeX, far above any real equation.
+	DefaultMaxInput = 4 << 10
+	// DefaultCacheEntries is how many results a Converter keeps.
+	DefaultCacheEntries = 4096
+	// maxExpand bounds Temml's macro expansions per expression (its
+	// own default is 1000).
+	maxExpand = 1000
+	// maxCallStack bounds the interpreter's call depth, so that deeply
+	// nested braces are a parse error, not a Go stack overflow.
+	maxCallStack = 4096
+)
+
+// ErrTooLong is the error of an expression over Options.MaxInput bytes.
+var ErrTooLong = errors.New("mathml: expression too long")
+
+// ParseError is the error of an expression Temml cannot read: the
+// expression is the author's to fix, and the rest of the page renders.
+type ParseError struct {
+	// Msg is Temml's message, e.g. "Undefined control sequence: \foo".
+	Msg string
+}
+
+func (e *ParseError) Error() string { return "mathml: " + e.Msg }
+
+// Options configure a Converter. Zero values mean the defaults.
+type Options struct {
+	// Runtimes bounds how many interpreters run at once (each holds
+	// Temml, a few MB): GOMAXPROCS by default.
+	Runtimes int
+	// CacheEntries bounds how many results are kept (DefaultCacheEntries);
+	// negative keeps none.
+	CacheEntries int
+	// MaxInput is the longest expression converted, in bytes
+	// (DefaultMaxInput).
+	MaxInput int
+}
+
+// Converter converts TeX to sanitized MathML. Its zero value is not
+// usable; make one with New. A Converter is safe for concurrent use; its
+// interpreters are made as they are needed, so one that never converts
+// costs nothing.
+type Converter struct {
+	opts    Options
+	compile func() (*goja.Program, error)
+
+	// idle holds the interpreters not in use; made counts those made.
+	mu   sync.Mutex
+	made int
+	idle chan *engine
+
+	cache *cache
+}
+
+// New returns a Converter with options o.
+func New(o Options) *Converter {
+	if o.Runtimes <= 0 {
+		o.Runtimes = runtime.GOMAXPROCS(0)
+	}
+	if o.CacheEntries == 0 {
+		o.CacheEntries = DefaultCacheEntries
+	}
+	if o.MaxInput <= 0 {
+		o.MaxInput = DefaultMaxInput
+	}
+	return &Converter{
+		opts:    o,
+		compile: sync.OnceValues(func() (*goja.Program, error) { return goja.Compile("temml.min.js", temmlJS, true) }),
+		idle:    make(chan *engine, o.Runtimes),
+		cache:   newCache(max(o.CacheEntries, 0)),
+	}
+}
+
+// Convert returns the MathML of tex, sanitized: <math display="block">
+// when display is set, <math> (inline) otherwise. An expression Temml
+// cannot read is a *ParseError, one too long ErrTooLong; both are the
+// expression's alone. Any other error (ctx done, an interpreter that
+// failed to load) is the run's.
+func (c *Converter) Convert(ctx context.Context, tex string, display bool) (string, error) {
+	if len(tex) > c.opts.MaxInput {
+		return "", fmt.Errorf("%w (%d bytes, at most %d)", ErrTooLong, len(tex), c.opts.MaxInput)
+	}
+	k := key{tex: tex, display: display}
+	if r, ok := c.cache.get(k); ok {
+		return r.out, r.err
+	}
+	e, err := c.engine(ctx)
+	if err != nil {
+		return "", err
+	}
+	raw, err := e.render(ctx, tex, display)
+	c.idle <- e
+	var out string
+	if err == nil {
+		// What Sanitize refuses (MathML nested deeper than the HTML
+		// parser goes) is the expression's fault too.
+		if out, err = Sanitize(raw); err != nil {
+			err = &ParseError{Msg: "unusable MathML: " + strings.TrimPrefix(err.Error(), "parse mathml: ")}
+		}
+	}
+	var pe *ParseError
+	if err == nil || errors.As(err, &pe) {
+		// Only what depends on the expression alone is kept.
+		c.cache.put(k, result{out: out, err: err})
+	}
+	return out, err
+}
+
+// engine returns an idle interpreter, makes one when fewer than Runtimes
+// exist, or waits for one.
+func (c *Converter) engine(ctx context.Context) (*engine, error) {
+	select {
+	case e := <-c.idle:
+		return e, nil
+	default:
+	}
+	c.mu.Lock()
+	if c.made < c.opts.Runtimes {
+		c.made++
+		c.mu.Unlock()
+		e, err := c.newEngine()
+		if err != nil {
+			c.mu.Lock()
+			c.made--
+			c.mu.Unlock()
+			return nil, err
+		}
+		return e, nil
+	}
+	c.mu.Unlock()
+	select {
+	case e := <-c.idle:
+		return e, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// engine is one interpreter with Temml loaded.
+type engine struct {
+	vm *goja.Runtime
+	fn goja.Callable
+}
+
+// renderJS wraps temml.renderToString with curex's options: errors
+// thrown, trust off, the TeX kept as an annotation, macro expansion
+// bounded.
+const renderJS = `(function (tex, display) {
+	return temml.renderToString(tex, {
+		displayMode: display, throwOnError: true, trust: false,
+		annotate: true, xml: false, maxExpand: %d,
+	});
+})`
+
+// newEngine makes an interpreter and loads Temml into it: about 5 ms
+// once the program is compiled (30 ms, once per Converter); see
+// BenchmarkLoad.
+func (c *Converter) newEngine() (*engine, error) {
+	prog, err := c.compile()
+	if err != nil {
+		return nil, fmt.Errorf("mathml: compile temml: %w", err)
+	}
+	vm := goja.New()
+	vm.SetMaxCallStackSize(maxCallStack)
+	if _, err := vm.RunProgram(prog); err != nil {
+		return nil, fmt.Errorf("mathml: load temml: %w", err)
+	}
+	v, err := vm.RunString(fmt.Sprintf(renderJS, maxExpand))
+	if err != nil {
+		return nil, fmt.Errorf("mathml: load temml: %w", err)
+	}
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
+		return nil, errors.New("mathml: load temml: no render function")
+	}
+	return &engine{vm: vm, fn: fn}, nil
+}
+
+// render runs Temml on tex. ctx's end interrupts it.
+func (e *engine) render(ctx context.Context, tex string, display bool) (string, error) {
+	stop := context.AfterFunc(ctx, func() { e.vm.Interrupt(ctx.Err()) })
+	v, err := e.fn(goja.Undefined(), e.vm.ToValue(tex), e.vm.ToValue(display))
+	if !stop() {
+		// The interrupt may have come after the call: clear it so the
+		// next call does not see it.
+		e.vm.ClearInterrupt()
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	if err == nil {
+		s, ok := v.Export().(string)
+		if !ok {
+			return "", errors.New("mathml: temml returned no string")
+		}
+		return s, nil
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		return "", fmt.Errorf("mathml: %w", ctx.Err())
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return "", &ParseError{Msg: parseMessage(ex)}
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return "", &ParseError{Msg: "expression nested too deeply"}
+	}
+	return "", fmt.Errorf("mathml: temml: %w", err)
+}
+
+// parseMessage is the message of a JavaScript exception, without the
+// "ParseError: " name, the JavaScript position, or Temml's underlined
+// excerpt of the expression (the page shows the expression itself).
+func parseMessage(ex *goja.Exception) string {
+	msg := ex.Value().String()
+	if obj, ok := ex.Value().(*goja.Object); ok {
+		if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
+			msg = m.String()
+		}
+	}
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "ParseError:"))
+	if i := strings.Index(msg, " at position "); i >= 0 {
+		msg = msg[:i]
+	}
+	if i := strings.Index(msg, " at end of input"); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
+}
+
+// key identifies a conversion.
+type key struct {
+	tex     string
+	display bool
+}
+
+// result is a conversion's outcome.
+type result struct {
+	out string
+	err error
+}
+
+// cache is a bounded least-recently-used map of results.
+type cache struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // of *cacheEntry, most recent first
+	m     map[key]*list.Element
+}
+
+type cacheEntry struct {
+	k key
+	r result
+}
+
+func newCache(n int) *cache {
+	return &cache{max: n, order: list.New(), m: map[key]*list.Element{}}
+}
+
+func (c *cache) get(k key) (result, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.m[k]
+	if !ok {
+		return result{}, false
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*cacheEntry).r, true
+}
+
+func (c *cache) put(k key, r result) {
+	if c.max == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.m[k]; ok {
+		el.Value.(*cacheEntry).r = r
+		c.order.MoveToFront(el)
+		return
+	}
+	c.m[k] = c.order.PushFront(&cacheEntry{k: k, r: r})
+	for c.order.Len() > c.max {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.m, last.Value.(*cacheEntry).k)
+	}
+}
