@@ -42,8 +42,6 @@ func TestScreenshots(t *testing.T) {
 		{"math-desktop", "algebra-1/base/en/alg-app-a/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 1150}},
 		{"landing", "algebra-1/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 		{"toc", "algebra-1/houston-isd/es/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
-		// A lesson's picture, kept in the output: the whole page, down to it.
-		{"node-image", "introduction-to-computer-science/base/en/cs-m1-l3/index.html", chrome.ScreenshotOptions{Width: 1280, Height: 800, FullPage: true}},
 		{"search", "index.html?q=coefficient", chrome.ScreenshotOptions{Width: 1280, Height: 800}},
 	}
 	for _, s := range shots {
