@@ -11,6 +11,7 @@ import (
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/epub"
 	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/html"
 	"github.com/curex/curex/exporter/render/jsonbundle"
@@ -29,6 +30,7 @@ func Formats() *render.Registry {
 		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat},
 		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat},
 		render.Format{Name: "pdf", New: pdf.New},
+		render.Format{Name: "epub", New: epub.NewFormat},
 	)
 }
 
@@ -66,7 +68,7 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 		}
 		f.locales[cp.Curriculum.ID] = ls
 	}
-	if o.Has("html") || o.Has("handbook") || o.Has("pdf") {
+	if o.Has("html") || o.Has("handbook") || o.Has("pdf") || o.Has("epub") {
 		f.math = content.New(content.WithMath(o.Math))
 	}
 	var err error

@@ -47,6 +47,8 @@ type ManifestExport struct {
 	Handbook       string   `json:"handbook,omitempty"`
 	// PDF is the printed handbook (--formats pdf).
 	PDF string `json:"pdf,omitempty"`
+	// EPUB is the EPUB book (--formats epub).
+	EPUB string `json:"epub,omitempty"`
 	// Changes is the export's changes.json: what changed at each export.
 	Changes string `json:"changes,omitempty"`
 	// Feed is its Atom feed of changes (with the website).
