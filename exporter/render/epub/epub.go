@@ -117,6 +117,9 @@ type book struct {
 	// image's URL to its entry, nil for an image shown as text.
 	images []*bookImage
 	byURL  map[string]*bookImage
+	// byPath maps a local copy's path to its entry: two URLs of the same
+	// bytes share one file.
+	byPath map[string]*bookImage
 	// toc is the navigation: every node in reading order.
 	toc []tocEntry
 	// imgCount and altCount count the <img> elements and those with alt
@@ -144,7 +147,7 @@ type tocEntry struct {
 }
 
 func newBook(t *model.Tree, info Info) *book {
-	b := &book{t: t, info: info, m: i18n.For(t.Locale), rtl: i18n.RTL(t.Locale), byURL: map[string]*bookImage{}}
+	b := &book{t: t, info: info, m: i18n.For(t.Locale), rtl: i18n.RTL(t.Locale), byURL: map[string]*bookImage{}, byPath: map[string]*bookImage{}}
 	b.lang = handbook.LangAttr(t.Locale)
 	if b.lang == "" {
 		b.lang = "und"
@@ -197,6 +200,9 @@ func (b *book) copyImage(url string) *bookImage {
 	if !ok {
 		return nil
 	}
+	if img, ok := b.byPath[local.Path]; ok {
+		return img
+	}
 	data, ok := b.info.ImageData(local.Path)
 	if !ok {
 		return nil
@@ -207,6 +213,7 @@ func (b *book) copyImage(url string) *bookImage {
 		data: data, width: local.Width, height: local.Height,
 	}
 	b.images = append(b.images, img)
+	b.byPath[local.Path] = img
 	return img
 }
 

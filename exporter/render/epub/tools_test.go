@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/handbook"
 )
 
 // epubcheckJar is where Debian's epubcheck package puts the checker (its
@@ -36,15 +37,23 @@ func need(t *testing.T, what, path, pkg string) {
 	}
 }
 
-// writeSampleBooks writes the book of every sample export to dir and
+// writeSampleBooks writes the book of every sample export, and the small
+// book (images, links, a hostile title) in Arabic and English, to dir and
 // returns their paths and trees.
 func writeSampleBooks(t *testing.T, dir string) ([]string, []*model.Tree) {
 	t.Helper()
 	trees := sampleTrees(t)
+	n := len(trees)
+	trees = append(trees, smallTree("ar"), smallTree("en"))
 	var paths []string
-	for _, tr := range trees {
-		p := filepath.Join(dir, strings.ReplaceAll(tr.Dir(), "/", "-")+".epub")
-		if err := os.WriteFile(p, render(t, tr, sampleInfo(t, tr)), 0o644); err != nil {
+	for i, tr := range trees {
+		name := strings.ReplaceAll(tr.Dir(), "/", "-")
+		info := sampleInfo(t, tr)
+		if i >= n {
+			name, info = "small-"+tr.Locale, smallInfo(t)
+		}
+		p := filepath.Join(dir, name+".epub")
+		if err := os.WriteFile(p, render(t, tr, info), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)
@@ -90,7 +99,7 @@ func TestCalibre(t *testing.T) {
 			text := strings.Join(strings.Fields(string(data)), " ")
 			at := 0
 			for _, f := range flatten(trees[i]) {
-				title := strings.Join(strings.Fields(f.n.Title), " ")
+				title := strings.Join(strings.Fields(handbook.Clean(f.n.Title)), " ")
 				if title == "" {
 					continue
 				}

@@ -28,6 +28,9 @@ type Site struct {
 	// <c>/<v>/<l>/handbook.html and handbook.pdf): contents pages then link
 	// to them.
 	MarkdownBundles, Handbooks, PDFs bool
+	// EPUBs is set when every exported tree has its EPUB book
+	// (layout.EPUB): contents pages then link to it.
+	EPUBs bool
 	// Curricula in plan order.
 	Curricula []*Curriculum
 	// Changes holds the history of each variant × locale rendered, by its
