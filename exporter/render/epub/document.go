@@ -269,8 +269,8 @@ func (b *book) nav() []byte {
 	d.WriteString(`<nav epub:type="landmarks" id="landmarks" hidden="">` + "\n<h2>" + esc(b.m.T("contents")) + "</h2>\n<ol>\n")
 	d.WriteString(`<li><a epub:type="titlepage" href="` + pathIn(titleName) + `">` + esc(b.title) + "</a></li>\n")
 	d.WriteString(`<li><a epub:type="toc" href="` + pathIn(navName) + `#toc">` + esc(contents) + "</a></li>\n")
-	if len(b.parts_) > 0 {
-		d.WriteString(`<li><a epub:type="bodymatter" href="` + pathIn(b.parts_[0].name) + `">` + esc(b.parts_[0].title) + "</a></li>\n")
+	if len(b.units) > 0 {
+		d.WriteString(`<li><a epub:type="bodymatter" href="` + pathIn(b.units[0].name) + `">` + esc(b.units[0].title) + "</a></li>\n")
 	}
 	d.WriteString("</ol>\n</nav>\n")
 	return b.document(contents, "nav", "", []byte(d.String()))
@@ -284,7 +284,11 @@ func pathIn(name string) string { return strings.TrimPrefix(name, textDir) }
 // the locale, the content's date and the generator.
 func (b *book) titlePage() []byte {
 	var d strings.Builder
-	d.WriteString(`<section class="titlepage" epub:type="titlepage">` + "\n<h1>" + esc(b.t.CurriculumName) + "</h1>\n")
+	name := b.t.CurriculumName
+	if strings.TrimSpace(name) == "" {
+		name = b.m.T("untitled")
+	}
+	d.WriteString(`<section class="titlepage" epub:type="titlepage">` + "\n<h1>" + esc(name) + "</h1>\n")
 	chain := b.t.VariantChain
 	if len(chain) == 0 && b.t.Variant != "" {
 		chain = []string{b.t.CurriculumName, b.t.Variant}
@@ -296,11 +300,11 @@ func (b *book) titlePage() []byte {
 		}
 		d.WriteString(`<p class="chain">` + esc(b.m.T("cover_variant")) + ": " + strings.Join(parts, " › ") + "</p>\n")
 	}
-	name := b.info.LocaleName
-	if name == "" {
-		name = b.t.Locale
+	locale := b.info.LocaleName
+	if locale == "" {
+		locale = b.t.Locale
 	}
-	d.WriteString(`<p class="meta">` + esc(b.m.T("language")) + ": " + esc(name) + "</p>\n")
+	d.WriteString(`<p class="meta">` + esc(b.m.T("language")) + ": " + esc(locale) + "</p>\n")
 	if !b.info.ContentDate.IsZero() {
 		d.WriteString(`<p class="meta">` + esc(b.m.T("content_date")) + `: <time datetime="` +
 			b.modified.Format("2006-01-02") + `">` + esc(handbook.FormatDate(b.modified, b.m)) + "</time></p>\n")

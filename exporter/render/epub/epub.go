@@ -88,7 +88,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	b := newBook(t, info)
 	// Documents sit in text/, one folder below the images/ folder.
 	cr := r.content.WithImages(b.resolve, textDir+"page.xhtml")
-	if err := b.parts(cr); err != nil {
+	if err := b.renderUnits(cr); err != nil {
 		return nil, fmt.Errorf("epub %s: %w", t.Dir(), err)
 	}
 	data, err := b.zip()
@@ -111,8 +111,8 @@ type book struct {
 	modified time.Time
 	// title is dc:title.
 	title string
-	// parts are the content documents, one per top-level node.
-	parts_ []*part
+	// units are the content documents, one per top-level node.
+	units []*part
 	// images are the images shown, in order of first use; byURL maps an
 	// image's URL to its entry, nil for an image shown as text.
 	images []*bookImage
@@ -245,9 +245,9 @@ func flatten(t *model.Tree) []flat {
 	return out
 }
 
-// parts renders the content documents: one per top-level node, holding
+// renderUnits renders the content documents: one per top-level node, holding
 // the nodes under it as nested sections.
-func (b *book) parts(cr *content.Renderer) error {
+func (b *book) renderUnits(cr *content.Renderer) error {
 	nodes := flatten(b.t)
 	var body strings.Builder
 	var cur *part
@@ -267,9 +267,9 @@ func (b *book) parts(cr *content.Renderer) error {
 			if err := finish(); err != nil {
 				return err
 			}
-			n := len(b.parts_) + 1
+			n := len(b.units) + 1
 			cur = &part{id: "p" + strconv.Itoa(n), name: textDir + "p" + strconv.Itoa(n) + ".xhtml"}
-			b.parts_ = append(b.parts_, cur)
+			b.units = append(b.units, cur)
 		}
 		// Close the sections of the previous nodes that are not
 		// ancestors of this one: a node's depth is its open ancestors.

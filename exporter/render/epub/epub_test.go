@@ -151,6 +151,23 @@ func TestContainer(t *testing.T) {
 	}
 }
 
+// TestEmpty: a tree without nodes is a book of a title page and a table
+// of contents that lists it.
+func TestEmpty(t *testing.T) {
+	files := unzippedFiles(t, render(t, tree("en"), Info{}))
+	for name, data := range files {
+		if strings.HasSuffix(name, ".xhtml") || strings.HasSuffix(name, ".opf") {
+			wellFormed(t, name, data)
+		}
+	}
+	if p := parseOPF(t, files); len(p.Spine.Refs) != 2 {
+		t.Errorf("spine has %d items, want the title page and the contents", len(p.Spine.Refs))
+	}
+	if !strings.Contains(string(files["EPUB/text/nav.xhtml"]), `<li><a href="title.xhtml">Curriculum · District</a></li>`) {
+		t.Error("the table of contents does not list the title page")
+	}
+}
+
 // TestMetadata: identifier, title, language, date and accessibility
 // metadata say what the book is and holds.
 func TestMetadata(t *testing.T) {

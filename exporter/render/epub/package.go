@@ -82,7 +82,7 @@ func (b *book) packageDocument() []byte {
 	item("nav", navName, "application/xhtml+xml", "nav")
 	item("title", titleName, "application/xhtml+xml", "")
 	item("css", styleName, "text/css", "")
-	for _, p := range b.parts_ {
+	for _, p := range b.units {
 		props := ""
 		if p.math {
 			props = "mathml"
@@ -97,7 +97,7 @@ func (b *book) packageDocument() []byte {
 		d.WriteString(` page-progression-direction="rtl"`)
 	}
 	d.WriteString(">\n" + `<itemref idref="title"/>` + "\n" + `<itemref idref="nav"/>` + "\n")
-	for _, p := range b.parts_ {
+	for _, p := range b.units {
 		d.WriteString(`<itemref idref="` + p.id + `"/>` + "\n")
 	}
 	d.WriteString("</spine>\n</package>\n")
@@ -168,7 +168,7 @@ func (b *book) zip() ([]byte, error) {
 		{root + titleName, b.titlePage()},
 		{root + styleName, styleSheet},
 	}
-	for _, p := range b.parts_ {
+	for _, p := range b.units {
 		files = append(files, struct {
 			name string
 			data []byte

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,20 +38,20 @@ func need(t *testing.T, what, path, pkg string) {
 	}
 }
 
-// writeSampleBooks writes the book of every sample export, and the small
-// book (images, links, a hostile title) in Arabic and English, to dir and
-// returns their paths and trees.
+// writeSampleBooks writes the book of every sample export, the small
+// book (images, links, a hostile title) in Arabic and English, and a book
+// without nodes, to dir and returns their paths and trees.
 func writeSampleBooks(t *testing.T, dir string) ([]string, []*model.Tree) {
 	t.Helper()
 	trees := sampleTrees(t)
 	n := len(trees)
-	trees = append(trees, smallTree("ar"), smallTree("en"))
+	trees = append(trees, smallTree("ar"), smallTree("en"), tree("en"))
 	var paths []string
 	for i, tr := range trees {
 		name := strings.ReplaceAll(tr.Dir(), "/", "-")
 		info := sampleInfo(t, tr)
 		if i >= n {
-			name, info = "small-"+tr.Locale, smallInfo(t)
+			name, info = "small-"+strconv.Itoa(i-n)+"-"+tr.Locale, smallInfo(t)
 		}
 		p := filepath.Join(dir, name+".epub")
 		if err := os.WriteFile(p, render(t, tr, info), 0o644); err != nil {
