@@ -18,8 +18,9 @@ import (
 
 // section writes the section of the node f, with id anchor, to body
 // (HTML, which finishPart turns into XHTML), leaving it open. It returns
-// the node's heading as text, for the table of contents.
-func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anchor string) (string, error) {
+// the node's heading as text, for the table of contents, and its language
+// when that is not the book's.
+func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anchor string) (text, lang string, err error) {
 	n := f.n
 	level := min(1+f.depth, maxHeadingLevel)
 	label := handbook.Clean(handbook.Label(n))
@@ -30,7 +31,8 @@ func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anch
 	body.WriteString(`<section id="` + anchor + `" class="depth-` + strconv.Itoa(min(f.depth, 5)) + `"`)
 	msgs := b.m
 	var notice string
-	if lang := handbook.FallbackLang(b.t, n); lang != "" {
+	if fallback := handbook.FallbackLang(b.t, n); fallback != "" {
+		lang = fallback
 		msgs = i18n.For(lang)
 		if attr := handbook.LangAttr(lang); attr != "" {
 			body.WriteString(` lang="` + attr + `"`)
@@ -59,15 +61,15 @@ func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anch
 	}
 	out, err := cr.NodeLevel(n.Attributes, n.Title, handbook.AttributeLabels(msgs), anchor+"-", min(level+1, maxHeadingLevel))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	body.WriteString(string(out))
 	body.WriteString("\n")
-	text := title
+	text = title
 	if label != "" && label != title {
 		text = label + " · " + title
 	}
-	return text, nil
+	return text, handbook.LangAttr(lang), nil
 }
 
 // finishPart turns the HTML body of p into its XHTML document: links and
@@ -257,7 +259,11 @@ func (b *book) nav() []byte {
 		}
 		// A depth grows by one at most from a node to the next.
 		prev = e.depth
-		d.WriteString(`<li><a href="` + e.href + `">` + esc(e.text) + "</a>")
+		d.WriteString(`<li><a href="` + e.href + `"`)
+		if e.lang != "" {
+			d.WriteString(` lang="` + e.lang + `" xml:lang="` + e.lang + `"`)
+		}
+		d.WriteString(">" + esc(e.text) + "</a>")
 	}
 	if len(b.toc) > 0 {
 		d.WriteString("</li>\n")

@@ -144,6 +144,9 @@ type tocEntry struct {
 	depth int
 	href  string
 	text  string
+	// lang is the language of text when it is not the book's (an
+	// untranslated node), else "".
+	lang string
 }
 
 func newBook(t *model.Tree, info Info) *book {
@@ -278,7 +281,7 @@ func (b *book) renderUnits(cr *content.Renderer) error {
 			open--
 		}
 		anchor := "n" + strconv.Itoa(i)
-		text, err := b.section(cr, &body, f, anchor)
+		text, lang, err := b.section(cr, &body, f, anchor)
 		if err != nil {
 			return fmt.Errorf("node %d (%q): %w", i, f.n.ID, err)
 		}
@@ -286,7 +289,7 @@ func (b *book) renderUnits(cr *content.Renderer) error {
 		if cur.title == "" {
 			cur.title = text
 		}
-		b.toc = append(b.toc, tocEntry{depth: f.depth, href: path.Base(cur.name) + "#" + anchor, text: text})
+		b.toc = append(b.toc, tocEntry{depth: f.depth, href: path.Base(cur.name) + "#" + anchor, text: text, lang: lang})
 	}
 	return finish()
 }

@@ -305,3 +305,17 @@ func TestGolden(t *testing.T) {
 	}
 	golden.CheckFiles(t, "testdata/small.txtar", golden.FromMap("The text files of smallTree(\"ar\")'s book.", text))
 }
+
+// TestFallbackLanguage: an untranslated node's section and its entry in
+// the table of contents say which language they are in.
+func TestFallbackLanguage(t *testing.T) {
+	tr := smallTree("ar")
+	tr.Nodes[1].Translation = model.Translation{IsTranslated: false, SourceLocale: "en"}
+	files := unzippedFiles(t, render(t, tr, smallInfo(t)))
+	if !strings.Contains(string(files["EPUB/text/nav.xhtml"]), `<a href="p2.xhtml#n4" lang="en" xml:lang="en">Lesson · Unit two</a>`) {
+		t.Error("the contents entry of the untranslated node has no lang")
+	}
+	if !strings.Contains(string(files["EPUB/text/p2.xhtml"]), `<section id="n4" class="depth-0" lang="en" dir="ltr" xml:lang="en">`) {
+		t.Error("the untranslated section has no lang and dir")
+	}
+}
