@@ -52,6 +52,7 @@ var contentTypes = map[string]string{
 	".otf":         "font/otf",
 	".pdf":         "application/pdf",
 	".zip":         "application/zip",
+	".epub":        "application/epub+zip", // EPUB book
 	".webmanifest": "application/manifest+json",
 }
 
