@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	rendering "github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/exporter/render/xhtml"
@@ -326,7 +327,20 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 			return img, true
 		}, name)
 	}
-	html, err := cr.NodeLevel(n.Attributes, n.Title, labels(b.msgs), "c-", 2)
+	// Untranslated content is in another language, which its lang
+	// declares, with a notice in the page's (as in the handbook).
+	contentMsgs, fallback, notice := b.msgs, "", ""
+	if fl := handbook.FallbackLang(b.t.Tree, n); fl != "" {
+		contentMsgs, fallback = i18n.For(fl), handbook.LangAttr(fl)
+		name := fl
+		for _, l := range b.t.Locales {
+			if l.Code == fl && strings.TrimSpace(l.Name) != "" {
+				name = l.Name
+			}
+		}
+		notice = b.msgs.T("handbook_fallback", clean(name))
+	}
+	html, err := cr.NodeLevel(n.Attributes, n.Title, labels(contentMsgs), "c-", 2)
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %w", n.ID, err)
 	}
@@ -335,7 +349,7 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 		return nil, fmt.Errorf("node %q: %w", n.ID, err)
 	}
 	var w bytes.Buffer
-	lang := esc(b.lang)
+	lang := esc(handbook.LangAttr(b.lang))
 	dir := ""
 	if i18n.RTL(b.lang) {
 		dir = ` dir="rtl"`
@@ -343,12 +357,24 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 	w.WriteString("<!DOCTYPE html>\n")
 	fmt.Fprintf(&w, "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"%s\" xml:lang=\"%s\"%s>\n<head>\n<meta charset=\"utf-8\"/>\n", lang, lang, dir)
 	w.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
-	fmt.Fprintf(&w, "<title>%s</title>\n<link rel=\"stylesheet\" href=\"../%s\"/>\n</head>\n<body>\n<main>\n<header>\n", esc(title), StyleFile)
+	fmt.Fprintf(&w, "<title>%s</title>\n<link rel=\"stylesheet\" href=\"../%s\"/>\n</head>\n<body>\n<main>\n", esc(title), StyleFile)
+	if notice != "" {
+		fmt.Fprintf(&w, "<p class=\"fallback\">%s</p>\n", esc(notice))
+		fdir := "ltr"
+		if i18n.RTL(fallback) {
+			fdir = "rtl"
+		}
+		fmt.Fprintf(&w, "<div lang=\"%s\" xml:lang=\"%s\" dir=\"%s\">\n", esc(fallback), esc(fallback), fdir)
+	}
+	w.WriteString("<header>\n")
 	if l := clean(label(n)); l != "" {
 		fmt.Fprintf(&w, "<p class=\"label\">%s</p>\n", esc(l))
 	}
 	fmt.Fprintf(&w, "<h1>%s</h1>\n</header>\n", esc(title))
 	w.WriteString(body)
+	if notice != "" {
+		w.WriteString("\n</div>")
+	}
 	w.WriteString("\n</main>\n</body>\n</html>\n")
 	b.pages = append(b.pages, entry{name, w.Bytes()})
 	// Each image once per page, in the order shown.
@@ -422,6 +448,7 @@ func clean(s string) string {
 func styleCSS() []byte {
 	base := `body{font-family:system-ui,sans-serif;line-height:1.5;max-width:48rem;margin:0 auto;padding:1rem}
 .label{color:#555;margin:0;text-transform:uppercase;font-size:.85em}
+.fallback{color:#555;font-style:italic;border-inline-start:3px solid #ccc;padding-inline-start:.5em}
 h1{margin-top:.2em}
 img{max-width:100%;height:auto}
 table{border-collapse:collapse}

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	rendering "github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/internal/golden"
 )
@@ -272,5 +273,32 @@ func TestNuChecker(t *testing.T) {
 	out, err := exec.Command(java, "-jar", jar, "--errors-only", "--skip-non-html", dir).CombinedOutput()
 	if err != nil {
 		t.Errorf("Nu checker: %v\n%s", err, out)
+	}
+}
+
+// TestFallbackLanguage marks untranslated pages of a translated cartridge
+// with their content's language and a notice in the page's.
+func TestFallbackLanguage(t *testing.T) {
+	tr := testtrees.Sample(t).Find(t, "algebra-1/houston-isd/ar").PublishedOnly()
+	a := open(t, makeCartridge(t, New(Options{}), tr))
+	fallbacks := 0
+	tr.Walk(func(n *model.Node) bool {
+		page := string(a.files[PagesDir+n.Segment+".html"])
+		lang := handbook.FallbackLang(tr, n)
+		has := strings.Contains(page, `<p class="fallback">`)
+		if lang == "" {
+			if has {
+				t.Errorf("%s: a notice on a translated page", n.ID)
+			}
+			return true
+		}
+		fallbacks++
+		if !has || !strings.Contains(page, `<div lang="`+lang+`" xml:lang="`+lang+`" dir="ltr">`) {
+			t.Errorf("%s: untranslated (%s) page without its notice and language", n.ID, lang)
+		}
+		return true
+	})
+	if fallbacks == 0 {
+		t.Fatal("the sample's Arabic variant has no untranslated node any more: pick another")
 	}
 }
