@@ -302,3 +302,14 @@ func TestFallbackLanguage(t *testing.T) {
 		t.Fatal("the sample's Arabic variant has no untranslated node any more: pick another")
 	}
 }
+
+// TestEmptyTree builds a cartridge of a tree without published nodes:
+// the manifest, the stylesheet and an empty organization.
+func TestEmptyTree(t *testing.T) {
+	tr := tree("en")
+	a := open(t, makeCartridge(t, New(Options{SiteURL: testSite}), tr))
+	check(t, tr, a, true)
+	if !slices.Equal(a.names, []string{ManifestFile, StyleFile}) {
+		t.Errorf("entries %q", a.names)
+	}
+}
