@@ -47,6 +47,8 @@ type ManifestExport struct {
 	Handbook       string   `json:"handbook,omitempty"`
 	// PDF is the printed handbook (--formats pdf).
 	PDF string `json:"pdf,omitempty"`
+	// Cartridge is the IMS Common Cartridge (--formats cartridge).
+	Cartridge string `json:"cartridge,omitempty"`
 	// Changes is the export's changes.json: what changed at each export.
 	Changes string `json:"changes,omitempty"`
 	// Feed is its Atom feed of changes (with the website).

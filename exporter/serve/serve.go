@@ -52,6 +52,7 @@ var contentTypes = map[string]string{
 	".otf":         "font/otf",
 	".pdf":         "application/pdf",
 	".zip":         "application/zip",
+	".imscc":       "application/zip", // IMS Common Cartridge
 	".webmanifest": "application/manifest+json",
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/zipfile"
 	"github.com/curex/curex/exporter/slug"
 )
 
@@ -97,13 +98,15 @@ func Write(w Writer, t *model.Tree, o Options) (Entry, error) {
 		Dir: layout.MarkdownDir(t.Export),
 		Zip: layout.MarkdownZip(t.Export),
 	}
-	z := newArchive(t)
+	// Entries go under one folder named after the export and carry t's
+	// resolution time.
+	z := zipfile.New(t.ResolvedAt, t.CurriculumSlug+"-"+t.VariantSlug+"-"+t.LocaleSlug+"/")
 	put := func(rel string, data []byte) error {
 		if err := w.Write(e.Dir+rel, data); err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
 		}
 		e.Files++
-		return z.add(rel, data)
+		return z.Add(rel, data)
 	}
 	if err := put(b.indexName, b.index()); err != nil {
 		return fail(err)
@@ -118,7 +121,7 @@ func Write(w Writer, t *model.Tree, o Options) (Entry, error) {
 			return fail(err)
 		}
 	}
-	data, err := z.close()
+	data, err := z.Close()
 	if err != nil {
 		return fail(fmt.Errorf("zip: %w", err))
 	}
