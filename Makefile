@@ -150,9 +150,9 @@ golden:
 sandbox: build
 	./$(BIN) sandbox
 
-## demo: build curex, start the sandbox with the sample curricula and export them into output/
+## demo: build curex, start the sandbox with the sample curricula and export them into output/ (FORMATS=html,pdf,cartridge,... to choose)
 demo: build
-	./$(BIN) demo --output output
+	./$(BIN) demo --output output $(if $(FORMATS),--formats $(FORMATS))
 
 clean:
 	rm -rf bin

@@ -57,7 +57,7 @@ func run(t *testing.T, name string, args ...string) string {
 // locale in every format, and checks each the way its reader would: the
 // JSON against its schema, the Markdown zip against the folder, the
 // handbook's contents, and the PDF with poppler (pages, text, a first page
-// that is not blank).
+// that is not blank); the cartridge is there and reproducible too.
 func TestEveryFormat(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -73,7 +73,7 @@ func TestEveryFormat(t *testing.T) {
 	_, url := sampleServer(t, sandbox.Options{})
 	out := filepath.Join(t.TempDir(), "out")
 	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
-		Generator: "curex test", Formats: []string{"html", "markdown", "json", "handbook", "pdf"},
+		Generator: "curex test", Formats: []string{"html", "markdown", "json", "handbook", "pdf", "cartridge"},
 		Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"Houston ISD"}, Locales: []string{"ar", "ja"}}}
 	sum, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
@@ -127,7 +127,7 @@ func TestEveryFormat(t *testing.T) {
 	}
 	for _, e := range m.Exports {
 		t.Run(e.Locale, func(t *testing.T) {
-			for _, p := range []string{e.HTML, e.JSON, e.Markdown, e.Handbook, e.PDF} {
+			for _, p := range []string{e.HTML, e.JSON, e.Markdown, e.Handbook, e.PDF, e.Cartridge} {
 				if p == "" {
 					t.Fatalf("manifest entry lacks a format: %+v", e)
 				}
@@ -368,6 +368,54 @@ func TestPDFTimeoutFailsThatExportOnly(t *testing.T) {
 		}
 		if e.State != want {
 			t.Errorf("%s: state %s, want %s", e.CurriculumID, e.State, want)
+		}
+	}
+}
+
+// TestCartridgeExport exports one curriculum's variants with the website
+// and the cartridge: the manifest names each cartridge under the export's
+// bundles, which is a zip with the manifest first, and the contents page
+// links it.
+func TestCartridgeExport(t *testing.T) {
+	t.Parallel()
+	_, url := sampleServer(t, sandbox.Options{})
+	out := filepath.Join(t.TempDir(), "out")
+	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, Limits: ratelimit.Limits{}, SiteURL: "https://curricula.example.org/",
+		Generator: "curex test", Formats: []string{"html", "cartridge"}, Filter: fetch.Filter{Curricula: []string{"101"}, Locales: []string{"es"}}}
+	if _, err := exporter.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	mf, err := os.Open(filepath.Join(out, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := output.ReadManifest(mf)
+	mf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Exports) == 0 {
+		t.Fatal("no export")
+	}
+	for _, e := range m.Exports {
+		if e.Cartridge != filepath.ToSlash(filepath.Join("bundles", e.HTML[:strings.LastIndex(e.HTML, "/")], "course.imscc")) {
+			t.Errorf("%s: cartridge %q", e.HTML, e.Cartridge)
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(out, e.Cartridge))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil || len(zr.File) < 3 || zr.File[0].Name != "imsmanifest.xml" {
+			t.Errorf("%s: not a cartridge (%v)", e.Cartridge, err)
+		}
+		toc, err := os.ReadFile(filepath.Join(out, e.HTML))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(toc, []byte(`course.imscc"`)) {
+			t.Errorf("%s does not offer the cartridge", e.HTML)
 		}
 	}
 }

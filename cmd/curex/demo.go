@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
@@ -22,8 +25,8 @@ const demoToken = "sandbox-riverbend-token"
 
 func newDemoCommand(g *globals) *cobra.Command {
 	var (
-		out, addr string
-		serveIt   bool
+		out, addr, formats string
+		serveIt            bool
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -31,10 +34,14 @@ func newDemoCommand(g *globals) *cobra.Command {
 		Long: `demo starts the sandbox with the sample curricula on a free loopback port,
 exports the website and bundles into the output folder, and says where to
 open them. With --serve it then serves the folder over HTTP until
-interrupted.`,
+interrupted. --formats chooses the formats as for export (the default:
+the website, the bundles, the handbook and, with Chromium, its PDF).`,
+		Example: `  curex demo
+  curex demo --formats html,json,markdown,handbook,pdf,cartridge
+  curex demo --serve --addr 127.0.0.1:8080`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := runDemo(cmd.Context(), g, out); err != nil {
+			if err := runDemo(cmd.Context(), g, out, splitList(formats), cmd.Flags().Changed("formats")); err != nil {
 				return err
 			}
 			if !serveIt {
@@ -46,10 +53,16 @@ interrupted.`,
 	cmd.Flags().StringVar(&out, "output", "output", "output folder")
 	cmd.Flags().BoolVar(&serveIt, "serve", false, "serve the output folder over HTTP after the export")
 	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address --serve listens on (host:port)")
+	cmd.Flags().StringVar(&formats, "formats", "", "comma-separated formats, as for export (default: "+strings.Join(exporter.DefaultFormats(), ",")+", and pdf when Chromium is found)")
 	return cmd
 }
 
-func runDemo(ctx context.Context, g *globals, out string) error {
+// runDemo exports the sample into out: in formats when chosen (given
+// true), else in the default formats and the PDF when Chromium is found.
+func runDemo(ctx context.Context, g *globals, out string, formats []string, chosen bool) error {
+	if chosen && len(formats) == 0 {
+		return usageErr(fmt.Errorf("--formats: want at least one format"))
+	}
 	log, err := g.logger()
 	if err != nil {
 		return err
@@ -74,11 +87,13 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 		return err
 	}
 	defer os.RemoveAll(cache)
-	formats := exporter.DefaultFormats()
-	if _, err := chrome.Find(""); err == nil {
-		formats = append(formats, "pdf")
-	} else {
-		fmt.Fprintln(g.stdout, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
+	if !chosen {
+		formats = exporter.DefaultFormats()
+		if _, err := chrome.Find(""); err == nil {
+			formats = append(formats, "pdf")
+		} else {
+			fmt.Fprintln(g.stdout, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
+		}
 	}
 	date, err := sourceDateEpoch()
 	if err != nil {
@@ -100,9 +115,24 @@ func runDemo(ctx context.Context, g *globals, out string) error {
 	if err != nil {
 		abs = out
 	}
-	fmt.Fprintf(g.stdout, "\nOpen the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
-	fmt.Fprintf(g.stdout, "Handbooks:      %s\n", filepath.Join(abs, "<curriculum>", "<variant>", "<locale>", "handbook.html (.pdf)"))
-	fmt.Fprintf(g.stdout, "Bundles:        %s\n", filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>", "tree.json, markdown/, markdown.zip"))
+	has := func(f ...string) bool {
+		return slices.ContainsFunc(formats, func(x string) bool { return slices.Contains(f, x) })
+	}
+	fmt.Fprintln(g.stdout)
+	if has("html") {
+		fmt.Fprintf(g.stdout, "Open the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
+	}
+	each := filepath.Join(abs, "<curriculum>", "<variant>", "<locale>")
+	bundles := filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>")
+	if has("handbook", "pdf") {
+		fmt.Fprintf(g.stdout, "Handbooks:      %s\n", filepath.Join(each, "handbook.html (.pdf)"))
+	}
+	if has("json", "markdown") {
+		fmt.Fprintf(g.stdout, "Bundles:        %s\n", filepath.Join(bundles, "tree.json, markdown/, markdown.zip"))
+	}
+	if has("cartridge") {
+		fmt.Fprintf(g.stdout, "Cartridges:     %s\n", filepath.Join(bundles, layout.CartridgeFile+" (IMS Common Cartridge: import into Canvas, Moodle, ...)"))
+	}
 	fmt.Fprintf(g.stdout, "Preview:        curex serve %s\n", out)
 	fmt.Fprintf(g.stdout, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))
 	if sum.Partial() {

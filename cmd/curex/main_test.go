@@ -173,6 +173,39 @@ func TestDemo(t *testing.T) {
 	}
 }
 
+// TestDemoFormats: --formats chooses the demo's formats, as for export,
+// and the closing lines name what was written; an empty list is refused.
+func TestDemoFormats(t *testing.T) {
+	t.Setenv("CUREX_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
+	out := filepath.Join(t.TempDir(), "output")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "--output", out, "--formats", "json,cartridge"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("demo exit %d: %s", code, stderr.String())
+	}
+	got := stdout.String()
+	for _, want := range []string{"Cartridges:", "course.imscc", "Bundles:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("demo output lacks %q: %s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"Open the site:", "Handbooks:", "apt-get install chromium"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("demo output has %q for formats it did not write: %s", unwanted, got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "bundles", "algebra-1", "texas", "es", "course.imscc")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
+		t.Error("the website was written although not chosen")
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(context.Background(), []string{"demo", "--output", filepath.Join(t.TempDir(), "o"), "--formats", ""}, &stdout, &stderr); code != exitUsage {
+		t.Errorf("--formats '' exit %d, want %d: %s", code, exitUsage, stderr.String())
+	}
+}
+
 // TestDemoServe runs `curex demo --serve` as a user would: the export,
 // then the site over HTTP until interrupted.
 func TestDemoServe(t *testing.T) {

@@ -82,6 +82,9 @@ const (
 	MarkdownFolder = "markdown"
 	// MarkdownZipFile is the Markdown bundle as one archive.
 	MarkdownZipFile = "markdown.zip"
+	// CartridgeFile is the IMS Common Cartridge of the export (--formats
+	// cartridge), which learning management systems import.
+	CartridgeFile = "course.imscc"
 )
 
 // Dir is the export's folder: curriculum/variant/locale.
@@ -158,6 +161,9 @@ func Changes(e model.Export) string { return BundleDir(e) + "/" + ChangesFile }
 // MarkdownDir is the folder of the export's Markdown bundle, with a
 // trailing slash: bundles/curriculum/variant/locale/markdown/.
 func MarkdownDir(e model.Export) string { return BundleDir(e) + "/" + MarkdownFolder + "/" }
+
+// Cartridge is the export's IMS Common Cartridge, among its bundles.
+func Cartridge(e model.Export) string { return BundleDir(e) + "/" + CartridgeFile }
 
 // MarkdownZip is the export's Markdown bundle as one archive.
 func MarkdownZip(e model.Export) string { return BundleDir(e) + "/" + MarkdownZipFile }

@@ -49,6 +49,8 @@ type ManifestExport struct {
 	PDF string `json:"pdf,omitempty"`
 	// EPUB is the EPUB book (--formats epub).
 	EPUB string `json:"epub,omitempty"`
+	// Cartridge is the IMS Common Cartridge (--formats cartridge).
+	Cartridge string `json:"cartridge,omitempty"`
 	// Changes is the export's changes.json: what changed at each export.
 	Changes string `json:"changes,omitempty"`
 	// Feed is its Atom feed of changes (with the website).

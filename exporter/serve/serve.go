@@ -53,6 +53,7 @@ var contentTypes = map[string]string{
 	".pdf":         "application/pdf",
 	".zip":         "application/zip",
 	".epub":        "application/epub+zip", // EPUB book
+	".imscc":       "application/zip",      // IMS Common Cartridge
 	".webmanifest": "application/manifest+json",
 }
 

@@ -536,8 +536,8 @@ func TestLangAttrAndClean(t *testing.T) {
 		"es": "es", "pt_BR": "pt-BR", "zh-Hans": "zh-Hans", "es-419": "es-419", "": "", "e": "", "abcd": "",
 		`es"x`: "", "en-": "", "toolongsubtag-x": "", "1a": "", "ckb": "ckb",
 	} {
-		if got := langAttr(in); got != want {
-			t.Errorf("langAttr(%q) = %q, want %q", in, got, want)
+		if got := LangAttr(in); got != want {
+			t.Errorf("LangAttr(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{

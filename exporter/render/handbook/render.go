@@ -204,7 +204,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	}
 	m := i18n.For(t.Locale)
 	p := &Page{
-		Lang: langAttr(t.Locale), RTL: i18n.RTL(t.Locale), Paper: paper, PDF: info.PDF,
+		Lang: LangAttr(t.Locale), RTL: i18n.RTL(t.Locale), Paper: paper, PDF: info.PDF,
 		Generator: clean(r.opts.Generator), Curriculum: clean(t.CurriculumName),
 		IsBase: t.Variant == "", LocaleName: clean(info.LocaleName), CSS: r.css, msgs: m,
 	}
@@ -215,7 +215,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 		p.LocaleName = clean(t.Locale)
 	}
 	if !sameLang(t.PrimaryLocale, t.Locale) {
-		p.CurriculumLang = langAttr(t.PrimaryLocale)
+		p.CurriculumLang = LangAttr(t.PrimaryLocale)
 		p.ShowProgress = true
 		p.Translated, p.Published = clampPercent(info.TranslationProgress), clampPercent(info.PublishedProgress)
 	}
@@ -291,9 +291,9 @@ func (r *Renderer) section(cr *content.Renderer, t *model.Tree, info Info, m i18
 	// Attribute labels are in the content's language, which the content's
 	// lang attribute declares.
 	contentMsgs := m
-	if lang := fallbackLang(t, n); lang != "" {
+	if lang := FallbackLang(t, n); lang != "" {
 		contentMsgs = i18n.For(lang)
-		s.Lang = langAttr(lang)
+		s.Lang = LangAttr(lang)
 		if i18n.RTL(lang) != i18n.RTL(t.Locale) {
 			s.Dir = "ltr"
 			if i18n.RTL(lang) {
@@ -350,9 +350,9 @@ func label(n *model.Node) string {
 	return strings.TrimSpace(n.NodeType.DisplayName + " " + n.OrdinalLabel)
 }
 
-// fallbackLang is the language an untranslated node is shown in, when the
+// FallbackLang is the language an untranslated node is shown in, when the
 // handbook is in a locale other than the primary one; "" otherwise.
-func fallbackLang(t *model.Tree, n *model.Node) string {
+func FallbackLang(t *model.Tree, n *model.Node) string {
 	if n.Translation.IsTranslated || sameLang(t.Locale, t.PrimaryLocale) {
 		return ""
 	}
@@ -410,9 +410,9 @@ func sameLang(a, b string) bool {
 	return strings.EqualFold(strings.ReplaceAll(a, "_", "-"), strings.ReplaceAll(b, "_", "-"))
 }
 
-// langAttr returns code as a lang attribute value: "_" becomes "-", and a
+// LangAttr returns code as a lang attribute value: "_" becomes "-", and a
 // code that is not a well-formed language tag gives "" (unknown language).
-func langAttr(code string) string {
+func LangAttr(code string) string {
 	code = strings.ReplaceAll(strings.TrimSpace(code), "_", "-")
 	if code == "" || len(code) > 64 {
 		return ""

@@ -15,14 +15,6 @@ import (
 // type's display name and ordinal label, as on the website.
 func Label(n *model.Node) string { return label(n) }
 
-// FallbackLang is the language an untranslated node of t is shown in, when
-// t is in a locale other than the primary one; "" otherwise.
-func FallbackLang(t *model.Tree, n *model.Node) string { return fallbackLang(t, n) }
-
-// LangAttr returns a locale code as a lang attribute value ("pt_BR" gives
-// "pt-BR"); a code that is not a well-formed language tag gives "".
-func LangAttr(code string) string { return langAttr(code) }
-
 // Clean makes an API string fit for HTML and XML text: invalid UTF-8 is
 // replaced, control characters other than tab and newline and Unicode
 // noncharacters become spaces.

@@ -165,37 +165,40 @@ func TestPrevNext(t *testing.T) {
 }
 
 // TestContentsPageDownloads: a contents page links to the handbook, its
-// PDF, the Markdown zip and the JSON bundle of its tree, relative to
+// PDF, the cartridge, the Markdown zip and the JSON bundle of its tree, relative to
 // itself, and only to those that are written.
 func TestContentsPageDownloads(t *testing.T) {
 	t.Parallel()
 	const toc = "algebra-1/texas/es/index.html"
 	all := map[string]string{
-		"handbook": "handbook.html",
-		"pdf":      "handbook.pdf",
-		"markdown": "../../../bundles/algebra-1/texas/es/markdown.zip",
-		"json":     "../../../bundles/algebra-1/texas/es/tree.json",
+		"handbook":  "handbook.html",
+		"pdf":       "handbook.pdf",
+		"cartridge": "../../../bundles/algebra-1/texas/es/course.imscc",
+		"markdown":  "../../../bundles/algebra-1/texas/es/markdown.zip",
+		"json":      "../../../bundles/algebra-1/texas/es/tree.json",
 	}
 	targets := map[string]string{
-		"handbook": "algebra-1/texas/es/handbook.html",
-		"pdf":      "algebra-1/texas/es/handbook.pdf",
-		"markdown": "bundles/algebra-1/texas/es/markdown.zip",
-		"json":     "bundles/algebra-1/texas/es/tree.json",
+		"handbook":  "algebra-1/texas/es/handbook.html",
+		"pdf":       "algebra-1/texas/es/handbook.pdf",
+		"cartridge": "bundles/algebra-1/texas/es/course.imscc",
+		"markdown":  "bundles/algebra-1/texas/es/markdown.zip",
+		"json":      "bundles/algebra-1/texas/es/tree.json",
 	}
 	f := sample(t, false) // its subtests run one after another
-	types := map[string]string{"handbook": "text/html", "pdf": "application/pdf", "markdown": "application/zip", "json": "application/json"}
+	types := map[string]string{"handbook": "text/html", "pdf": "application/pdf", "cartridge": "application/zip", "markdown": "application/zip", "json": "application/json"}
 	for _, tc := range []struct {
-		name                              string
-		handbooks, pdfs, markdown, bundle bool
-		want                              []string
+		name                                          string
+		handbooks, pdfs, cartridges, markdown, bundle bool
+		want                                          []string
 	}{
-		{"everything", true, true, true, true, []string{"handbook", "pdf", "markdown", "json"}},
-		{"no pdf", true, false, true, true, []string{"handbook", "markdown", "json"}},
-		{"bundles only", false, false, true, true, []string{"markdown", "json"}},
-		{"nothing", false, false, false, false, nil},
+		{"everything", true, true, true, true, true, []string{"handbook", "pdf", "cartridge", "markdown", "json"}},
+		{"no pdf", true, false, false, true, true, []string{"handbook", "markdown", "json"}},
+		{"cartridge", true, false, true, false, false, []string{"handbook", "cartridge"}},
+		{"bundles only", false, false, false, true, true, []string{"markdown", "json"}},
+		{"nothing", false, false, false, false, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f.site.Handbooks, f.site.PDFs, f.site.MarkdownBundles, f.site.JSONBundles = tc.handbooks, tc.pdfs, tc.markdown, tc.bundle
+			f.site.Handbooks, f.site.PDFs, f.site.Cartridges, f.site.MarkdownBundles, f.site.JSONBundles = tc.handbooks, tc.pdfs, tc.cartridges, tc.markdown, tc.bundle
 			r, err := New(Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -438,6 +438,9 @@ func (x *treeCtx) downloads(p *Page) []Download {
 	if x.site.EPUBs {
 		out = append(out, Download{Href: p.Href(layout.EPUB(x.t.Export)), Type: "application/epub+zip", Label: x.m.T("download_epub"), Kind: "epub"})
 	}
+	if x.site.Cartridges {
+		out = append(out, Download{Href: p.Href(layout.Cartridge(x.t.Export)), Type: "application/zip", Label: x.m.T("download_cartridge"), Kind: "cartridge"})
+	}
 	if x.site.MarkdownBundles {
 		out = append(out, Download{Href: p.Href(layout.MarkdownZip(x.t.Export)), Type: "application/zip", Label: x.m.T("download_markdown"), Kind: "markdown"})
 	}

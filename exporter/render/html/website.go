@@ -274,7 +274,7 @@ func siteOf(o render.Options, plan *fetch.Plan, exported map[model.Key]bool) *Si
 	site := &Site{
 		URL: o.SiteURL, Generator: o.Generator,
 		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
-		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"),
+		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"), Cartridges: o.Has("cartridge"),
 		EPUBs: o.Has("epub"),
 	}
 	for _, cp := range plan.Curricula {

@@ -1,0 +1,38 @@
+package cartridge
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/output"
+	rendering "github.com/curex/curex/exporter/render"
+)
+
+// Format is the cartridge format: each tree's .imscc archive.
+type Format struct {
+	r *Renderer
+}
+
+// NewFormat returns the cartridge format's renderer (see render.Format).
+// Pages link to the website only when it is written and its URL known.
+func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, error) {
+	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Date: o.Date}
+	if o.Has("html") {
+		opts.SiteURL = o.SiteURL
+	}
+	return &Format{r: New(opts)}, nil
+}
+
+// Name implements rendering.Renderer.
+func (*Format) Name() string { return "cartridge" }
+
+// Render implements rendering.Renderer: it writes the tree's cartridge.
+func (f *Format) Render(_ context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+	data, err := f.r.Build(t)
+	if err != nil {
+		return fmt.Errorf("cartridge of %s: %w", t.Dir(), err)
+	}
+	entry.Cartridge = layout.Cartridge(t.Export)
+	return w.Write(entry.Cartridge, data)
+}
