@@ -35,8 +35,9 @@ VERSITYGW   := $(GOBIN)/versitygw
 VERSITYGW_VERSION := v1.8.0
 # Debian packages the tests use (and Java for the Nu checker): validators, headless Chromium (PDF,
 # accessibility), PDF tools, CJK fonts for handbooks, MkDocs for the
-# Markdown bundle check.
+# Markdown bundle check, epubcheck and Calibre for the EPUB books.
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
+APT_PACKAGES += epubcheck calibre
 SITE        ?= /tmp/curex-validate-site
 
 .PHONY: all build deps tools lint check test validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean

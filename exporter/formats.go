@@ -12,6 +12,7 @@ import (
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/cartridge"
 	"github.com/curex/curex/exporter/render/content"
+	"github.com/curex/curex/exporter/render/epub"
 	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/html"
 	"github.com/curex/curex/exporter/render/jsonbundle"
@@ -30,6 +31,7 @@ func Formats() *render.Registry {
 		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat},
 		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat},
 		render.Format{Name: "pdf", New: pdf.New},
+		render.Format{Name: "epub", New: epub.NewFormat},
 		render.Format{Name: "cartridge", New: cartridge.NewFormat},
 	)
 }
@@ -68,7 +70,7 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 		}
 		f.locales[cp.Curriculum.ID] = ls
 	}
-	if o.Has("html") || o.Has("handbook") || o.Has("pdf") || o.Has("cartridge") {
+	if o.Has("html") || o.Has("handbook") || o.Has("pdf") || o.Has("cartridge") || o.Has("epub") {
 		f.math = content.New(content.WithMath(o.Math))
 	}
 	var err error

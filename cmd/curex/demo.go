@@ -38,6 +38,7 @@ interrupted. --formats chooses the formats as for export (the default:
 the website, the bundles, the handbook and, with Chromium, its PDF).`,
 		Example: `  curex demo
   curex demo --formats html,json,markdown,handbook,pdf,cartridge
+  curex demo --formats html,handbook,epub
   curex demo --serve --addr 127.0.0.1:8080`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -132,6 +133,9 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	}
 	if has("cartridge") {
 		fmt.Fprintf(g.stdout, "Cartridges:     %s\n", filepath.Join(bundles, layout.CartridgeFile+" (IMS Common Cartridge: import into Canvas, Moodle, ...)"))
+	}
+	if has("epub") {
+		fmt.Fprintf(g.stdout, "E-books:        %s\n", filepath.Join(each, "<curriculum>-<variant>-<locale>"+layout.EPUBExt+" (EPUB 3: open in an e-reader)"))
 	}
 	fmt.Fprintf(g.stdout, "Preview:        curex serve %s\n", out)
 	fmt.Fprintf(g.stdout, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))

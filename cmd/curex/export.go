@@ -298,7 +298,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	f.sel.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.output, "output", "output", "output folder, or a bucket URL to publish to (s3://bucket/prefix?..., file:///...; see docs/publish.md)")
-	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated: html, markdown, json, handbook, pdf (pdf needs Chromium), cartridge (IMS Common Cartridge)")
+	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated: "+strings.Join(exporter.Formats().Names(), ", ")+" (pdf needs Chromium)")
 	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")

@@ -59,6 +59,8 @@ const (
 	HandbookFile = "handbook.html"
 	// PDFFile is the handbook printed to PDF.
 	PDFFile = "handbook.pdf"
+	// EPUBExt ends the name of the EPUB book (see EPUB).
+	EPUBExt = ".epub"
 	// FeedFile is the Atom feed of changes.
 	FeedFile = "feed.xml"
 	// WhatsNewFile is the page of changes.
@@ -120,6 +122,13 @@ func Handbook(e model.Export) string { return e.Dir() + "/" + HandbookFile }
 
 // PDF is the export's handbook printed to PDF.
 func PDF(e model.Export) string { return e.Dir() + "/" + PDFFile }
+
+// EPUB is the export's EPUB book, named after the export so that a
+// reader's library tells books apart: curriculum/variant/locale/
+// curriculum-variant-locale.epub.
+func EPUB(e model.Export) string {
+	return e.Dir() + "/" + e.CurriculumSlug + "-" + e.VariantSlug + "-" + e.LocaleSlug + EPUBExt
+}
 
 // Feed is the export's Atom feed of changes.
 func Feed(e model.Export) string { return e.Dir() + "/" + FeedFile }

@@ -47,6 +47,8 @@ type ManifestExport struct {
 	Handbook       string   `json:"handbook,omitempty"`
 	// PDF is the printed handbook (--formats pdf).
 	PDF string `json:"pdf,omitempty"`
+	// EPUB is the EPUB book (--formats epub).
+	EPUB string `json:"epub,omitempty"`
 	// Cartridge is the IMS Common Cartridge (--formats cartridge).
 	Cartridge string `json:"cartridge,omitempty"`
 	// Changes is the export's changes.json: what changed at each export.
@@ -54,8 +56,8 @@ type ManifestExport struct {
 	// Feed is its Atom feed of changes (with the website).
 	Feed string `json:"feed,omitempty"`
 	// MathErrors counts the TeX expressions of the export's content that
-	// could not be converted to MathML (with the website, the handbook or
-	// the PDF): their pages show the source, marked.
+	// could not be converted to MathML (with the website, the handbook,
+	// the PDF or the EPUB book): their pages show the source, marked.
 	MathErrors int `json:"math_errors,omitempty"`
 	// RenderKey identifies everything besides the tree that shaped the
 	// export's files (program, formats, theme, options, its curriculum's

@@ -31,6 +31,7 @@ func TestHeadersPerKind(t *testing.T) {
 		{"bundles/algebra-1/base/en/markdown/numbers.md", "text/markdown; charset=utf-8", CacheDefault, true},
 		{"algebra-1/base/en/handbook.pdf", "application/pdf", CacheDefault, false},
 		{"bundles/algebra-1/base/en/markdown.zip", "application/zip", CacheDefault, false},
+		{"algebra-1/base/en/algebra-1-base-en.epub", "application/epub+zip", CacheDefault, false},
 		{"bundles/algebra-1/base/en/course.imscc", "application/zip", CacheDefault, false},
 		{"algebra-1/cover.png", "image/png", CacheDefault, false},
 		{"icons/logo.svg", "image/svg+xml", CacheDefault, true},

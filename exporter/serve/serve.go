@@ -52,7 +52,8 @@ var contentTypes = map[string]string{
 	".otf":         "font/otf",
 	".pdf":         "application/pdf",
 	".zip":         "application/zip",
-	".imscc":       "application/zip", // IMS Common Cartridge
+	".epub":        "application/epub+zip", // EPUB book
+	".imscc":       "application/zip",      // IMS Common Cartridge
 	".webmanifest": "application/manifest+json",
 }
 

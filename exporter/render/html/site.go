@@ -29,6 +29,9 @@ type Site struct {
 	// handbook.pdf, bundles/<c>/<v>/<l>/course.imscc): contents pages then
 	// link to them.
 	MarkdownBundles, Handbooks, PDFs, Cartridges bool
+	// EPUBs is set when every exported tree has its EPUB book
+	// (layout.EPUB): contents pages then link to it.
+	EPUBs bool
 	// Curricula in plan order.
 	Curricula []*Curriculum
 	// Changes holds the history of each variant × locale rendered, by its

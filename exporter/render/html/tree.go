@@ -435,6 +435,9 @@ func (x *treeCtx) downloads(p *Page) []Download {
 	if x.site.PDFs {
 		out = append(out, Download{Href: p.Href(layout.PDF(x.t.Export)), Type: "application/pdf", Label: x.m.T("download_pdf"), Kind: "pdf"})
 	}
+	if x.site.EPUBs {
+		out = append(out, Download{Href: p.Href(layout.EPUB(x.t.Export)), Type: "application/epub+zip", Label: x.m.T("download_epub"), Kind: "epub"})
+	}
 	if x.site.Cartridges {
 		out = append(out, Download{Href: p.Href(layout.Cartridge(x.t.Export)), Type: "application/zip", Label: x.m.T("download_cartridge"), Kind: "cartridge"})
 	}

@@ -275,6 +275,7 @@ func siteOf(o render.Options, plan *fetch.Plan, exported map[model.Key]bool) *Si
 		URL: o.SiteURL, Generator: o.Generator,
 		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
 		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"), Cartridges: o.Has("cartridge"),
+		EPUBs: o.Has("epub"),
 	}
 	for _, cp := range plan.Curricula {
 		// Names are shown as one-line texts (fetch.PlainText: no control

@@ -36,11 +36,28 @@ func Convert(fragment string) (string, error) {
 // Write reads an HTML fragment from r and writes it to w as well-formed
 // XHTML (see the package documentation).
 func Write(w io.Writer, r io.Reader) error {
+	nodes, err := Parse(r)
+	if err != nil {
+		return err
+	}
+	return WriteNodes(w, nodes)
+}
+
+// Parse reads an HTML fragment from r and parses it as the inside of a
+// body element, for a caller that changes the nodes (links, images)
+// before WriteNodes writes them.
+func Parse(r io.Reader) ([]*html.Node, error) {
 	body := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
 	nodes, err := html.ParseFragment(r, body)
 	if err != nil {
-		return fmt.Errorf("xhtml: parse fragment: %w", err)
+		return nil, fmt.Errorf("xhtml: parse fragment: %w", err)
 	}
+	return nodes, nil
+}
+
+// WriteNodes writes nodes, HTML elements and text as Parse returns them,
+// to w as well-formed XHTML (see the package documentation).
+func WriteNodes(w io.Writer, nodes []*html.Node) error {
 	s := &serializer{w: w}
 	for _, n := range nodes {
 		s.node(n, NamespaceXHTML)

@@ -1,0 +1,115 @@
+package epub
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/handbook"
+)
+
+// epubcheckJar is where Debian's epubcheck package puts the checker (its
+// /usr/bin wrapper is a shell script some sandboxes cannot run).
+const epubcheckJar = "/usr/share/java/epubcheck.jar"
+
+// need skips the test when a tool is missing, unless the environment
+// requires every tool (make test sets CUREX_REQUIRE_TOOLS=1), and with
+// -short, which runs no external program.
+func need(t *testing.T, what, path, pkg string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: no " + what + " (make test runs it)")
+	}
+	var err error
+	if strings.Contains(path, "/") {
+		_, err = os.Stat(path)
+	} else {
+		_, err = exec.LookPath(path)
+	}
+	if err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s is missing: apt-get install %s (make tools does)", what, pkg)
+		}
+		t.Skipf("%s is missing (apt-get install %s)", what, pkg)
+	}
+}
+
+// writeSampleBooks writes the book of every sample export, the small
+// book (images, links, a hostile title) in Arabic and English, and a book
+// without nodes, to dir and returns their paths and trees.
+func writeSampleBooks(t *testing.T, dir string) ([]string, []*model.Tree) {
+	t.Helper()
+	trees := sampleTrees(t)
+	n := len(trees)
+	trees = append(trees, smallTree("ar"), smallTree("en"), tree("en"))
+	var paths []string
+	for i, tr := range trees {
+		name := strings.ReplaceAll(tr.Dir(), "/", "-")
+		info := sampleInfo(t, tr)
+		if i >= n {
+			name, info = "small-"+strconv.Itoa(i-n)+"-"+tr.Locale, smallInfo(t)
+		}
+		p := filepath.Join(dir, name+".epub")
+		if err := os.WriteFile(p, render(t, tr, info), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths, trees
+}
+
+// TestEpubcheck: every sample book, Arabic and Japanese included, passes
+// epubcheck with no error and no warning.
+func TestEpubcheck(t *testing.T) {
+	need(t, "java", "java", "default-jre-headless")
+	need(t, "epubcheck", epubcheckJar, "epubcheck")
+	paths, _ := writeSampleBooks(t, t.TempDir())
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			// -w: warnings fail too; -q: only the messages.
+			out, err := exec.Command("java", "-jar", epubcheckJar, "-q", "-w", p).CombinedOutput()
+			if err != nil || strings.Contains(string(out), "WARNING") || strings.Contains(string(out), "ERROR") {
+				t.Errorf("epubcheck %s: %v\n%s", filepath.Base(p), err, out)
+			}
+		})
+	}
+}
+
+// TestCalibre: Calibre opens every sample book and converts it to text
+// that holds every node's title, in reading order.
+func TestCalibre(t *testing.T) {
+	need(t, "ebook-convert", "ebook-convert", "calibre")
+	dir := t.TempDir()
+	paths, trees := writeSampleBooks(t, dir)
+	for i, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			txt := strings.TrimSuffix(p, ".epub") + ".txt"
+			cmd := exec.Command("ebook-convert", p, txt)
+			cmd.Env = append(os.Environ(), "HOME="+dir, "QTWEBENGINE_CHROMIUM_FLAGS=--no-sandbox")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("ebook-convert: %v\n%s", err, out)
+			}
+			data, err := os.ReadFile(txt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(strings.Fields(string(data)), " ")
+			at := 0
+			for _, f := range flatten(trees[i]) {
+				title := strings.Join(strings.Fields(handbook.Clean(f.n.Title)), " ")
+				if title == "" {
+					continue
+				}
+				j := strings.Index(text[at:], title)
+				if j < 0 {
+					t.Fatalf("title %q missing after byte %d of the text", title, at)
+				}
+				at += j + len(title)
+			}
+		})
+	}
+}
