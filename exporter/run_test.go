@@ -239,7 +239,7 @@ func TestExportErrors(t *testing.T) {
 		{"unknown variant", func(c *exporter.Config) { c.Filter.Variants = []string{"Atlantis"} }, true, `variants: "Atlantis" matches nothing`},
 		{"unknown locale", func(c *exporter.Config) { c.Filter.Locales = []string{"tlh"} }, true, `locales: "tlh" matches nothing`},
 		{"unknown curriculum", func(c *exporter.Config) { c.Filter.Curricula = []string{"999"} }, true, `curricula: "999" matches nothing`},
-		{"unknown format", func(c *exporter.Config) { c.Formats = []string{"html", "epub"} }, true, `unknown format "epub"`},
+		{"unknown format", func(c *exporter.Config) { c.Formats = []string{"html", "docx"} }, true, `unknown format "docx"`},
 		{"unknown paper", func(c *exporter.Config) { c.Paper = "a3" }, true, `paper: "a3": want a4 or letter`},
 		{"no token", func(c *exporter.Config) { c.Token = "" }, true, "no API token"},
 	}

@@ -201,11 +201,17 @@ func (c *Converter) newEngine() (*engine, error) {
 
 // render runs Temml on tex. ctx's end interrupts it.
 func (e *engine) render(ctx context.Context, tex string, display bool) (string, error) {
-	stop := context.AfterFunc(ctx, func() { e.vm.Interrupt(ctx.Err()) })
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(interrupted)
+		e.vm.Interrupt(ctx.Err())
+	})
 	v, err := e.fn(goja.Undefined(), e.vm.ToValue(tex), e.vm.ToValue(display))
 	if !stop() {
-		// The interrupt may have come after the call: clear it so the
-		// next call does not see it.
+		// The interrupt has started, maybe after the call ended: wait
+		// until it is set, then clear it so the next call on this
+		// interpreter does not see it.
+		<-interrupted
 		e.vm.ClearInterrupt()
 		if err == nil {
 			err = ctx.Err()
