@@ -322,6 +322,11 @@ func faultBase(sample bool, tok, out string) exporter.Config {
 	base := exporter.Config{
 		BaseURL: "http://localhost", Token: tok, Output: out, Limits: ratelimit.Limits{},
 		Concurrency: 4, Generator: "curex test", Formats: []string{"html", "json"},
+		// Images stay remote: fetching them would resolve "localhost"
+		// through the net package's shared lookup group from inside the
+		// synctest bubble, which the runtime refuses (a fatal error).
+		// Images have their own tests (images_test.go).
+		Assets: exporter.AssetsRemote,
 	}
 	if sample {
 		base.Filter.Locales = []string{"en", "es"} // 14 trees of the sample's 28: enough, and twice as fast
