@@ -5,6 +5,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
@@ -142,35 +145,51 @@ func (p *pendingFiles) Write(rel string, data []byte) error {
 	return nil
 }
 
-// flush writes the files kept, in the order they came.
-func (p *pendingFiles) flush(w *output.Writer) error {
-	for _, f := range p.files {
-		if err := w.Write(f.rel, f.data); err != nil {
-			return err
+// flushers bounds the files a tree's flush writes at once: writing is
+// mostly waiting on the file system, so a few more than the cores.
+const flushers = 8
+
+// flush writes the files of every format, a few at a time (the Writer is
+// safe for concurrent use, and the output does not depend on the order).
+func flush(ctx context.Context, w *output.Writer, pending []pendingFiles) error {
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(flushers)
+	for i := range pending {
+		for _, f := range pending[i].files {
+			g.Go(func() error { return w.Write(f.rel, f.data) })
 		}
 	}
-	return nil
+	return g.Wait()
 }
 
 // write renders t (already filtered) in the selected formats and fills
-// entry with their paths. A format that refuses the tree is a
-// *RenderError and nothing of the tree is written; any other error (the
-// output cannot be written) stops the run. Deferred work (printing) starts
-// once the tree's files are written.
+// entry with their paths. The formats render at once, each into files of
+// its own, and each sets fields of entry no other sets; the files are
+// written once all have rendered. A format that refuses the tree is a
+// *RenderError (the first format's, in their order, when several do) and
+// nothing of the tree is written; any other error (the output cannot be
+// written) stops the run. Deferred work (printing) starts once the tree's
+// files are written.
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
 	n, err := f.mathErrors(t)
 	if err != nil {
 		return &RenderError{Export: t.Export, Err: err}
 	}
 	entry.MathErrors = n
-	pending := &pendingFiles{}
 	rt := f.tree(t)
-	for _, r := range f.renderers {
-		if err := r.Render(ctx, pending, rt, entry); err != nil {
+	pending := make([]pendingFiles, len(f.renderers))
+	errs := make([]error, len(f.renderers))
+	var wg sync.WaitGroup
+	for i, r := range f.renderers {
+		wg.Go(func() { errs[i] = r.Render(ctx, &pending[i], rt, entry) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return &RenderError{Export: t.Export, Err: err}
 		}
 	}
-	if err := pending.flush(w); err != nil {
+	if err := flush(ctx, w, pending); err != nil {
 		return err
 	}
 	for _, d := range f.deferred {
