@@ -164,41 +164,43 @@ func TestPrevNext(t *testing.T) {
 	}
 }
 
-// TestContentsPageDownloads: a contents page links to the handbook, its
-// PDF, the cartridge, the Markdown zip and the JSON bundle of its tree, relative to
-// itself, and only to those that are written.
+// TestContentsPageDownloads: a contents page, and the cell of its
+// variant × locale on the curriculum's landing page, link to the
+// handbook, its PDF, the EPUB book, the cartridge, the Markdown zip and
+// the JSON bundle of its tree, relative to themselves, and only to those
+// that are written.
 func TestContentsPageDownloads(t *testing.T) {
 	t.Parallel()
-	const toc = "algebra-1/texas/es/index.html"
-	all := map[string]string{
-		"handbook":  "handbook.html",
-		"pdf":       "handbook.pdf",
-		"cartridge": "../../../bundles/algebra-1/texas/es/course.imscc",
-		"markdown":  "../../../bundles/algebra-1/texas/es/markdown.zip",
-		"json":      "../../../bundles/algebra-1/texas/es/tree.json",
-	}
+	const toc, landing = "algebra-1/texas/es/index.html", "algebra-1/index.html"
 	targets := map[string]string{
 		"handbook":  "algebra-1/texas/es/handbook.html",
 		"pdf":       "algebra-1/texas/es/handbook.pdf",
+		"epub":      "algebra-1/texas/es/algebra-1-texas-es.epub",
 		"cartridge": "bundles/algebra-1/texas/es/course.imscc",
 		"markdown":  "bundles/algebra-1/texas/es/markdown.zip",
 		"json":      "bundles/algebra-1/texas/es/tree.json",
 	}
 	f := sample(t, false) // its subtests run one after another
-	types := map[string]string{"handbook": "text/html", "pdf": "application/pdf", "cartridge": "application/zip", "markdown": "application/zip", "json": "application/json"}
+	types := map[string]string{"handbook": "text/html", "pdf": "application/pdf", "epub": "application/epub+zip",
+		"cartridge": "application/zip", "markdown": "application/zip", "json": "application/json"}
 	for _, tc := range []struct {
-		name                                          string
-		handbooks, pdfs, cartridges, markdown, bundle bool
-		want                                          []string
+		name                                                 string
+		handbooks, pdfs, epubs, cartridges, markdown, bundle bool
+		want                                                 []string
 	}{
-		{"everything", true, true, true, true, true, []string{"handbook", "pdf", "cartridge", "markdown", "json"}},
-		{"no pdf", true, false, false, true, true, []string{"handbook", "markdown", "json"}},
-		{"cartridge", true, false, true, false, false, []string{"handbook", "cartridge"}},
-		{"bundles only", false, false, false, true, true, []string{"markdown", "json"}},
-		{"nothing", false, false, false, false, false, nil},
+		{"everything", true, true, true, true, true, true, []string{"handbook", "pdf", "epub", "cartridge", "markdown", "json"}},
+		{"no pdf", true, false, false, false, true, true, []string{"handbook", "markdown", "json"}},
+		{"cartridge and epub", true, false, true, true, false, false, []string{"handbook", "epub", "cartridge"}},
+		{"bundles only", false, false, false, false, true, true, []string{"markdown", "json"}},
+		{"nothing", false, false, false, false, false, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f.site.Handbooks, f.site.PDFs, f.site.Cartridges, f.site.MarkdownBundles, f.site.JSONBundles = tc.handbooks, tc.pdfs, tc.cartridges, tc.markdown, tc.bundle
+			f.site.Handbooks, f.site.PDFs, f.site.EPUBs, f.site.Cartridges, f.site.MarkdownBundles, f.site.JSONBundles =
+				tc.handbooks, tc.pdfs, tc.epubs, tc.cartridges, tc.markdown, tc.bundle
+			defer func() {
+				f.site.Handbooks, f.site.PDFs, f.site.EPUBs, f.site.Cartridges, f.site.MarkdownBundles, f.site.JSONBundles =
+					false, false, false, false, false, false
+			}()
 			r, err := New(Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -207,35 +209,66 @@ func TestContentsPageDownloads(t *testing.T) {
 			if err := r.RenderTree(w, f.site, treeOf(t, f, "algebra-1/texas/es"), f.outlines); err != nil {
 				t.Fatal(err)
 			}
+			if err := r.RenderSite(w, f.site); err != nil {
+				t.Fatal(err)
+			}
+			check := func(page string, links []*html.Node) {
+				t.Helper()
+				var got []string
+				for _, a := range links {
+					href, _ := attr(a, "href")
+					target, _ := resolve(page, href)
+					kind := ""
+					for k, v := range targets {
+						if v == target {
+							kind = k
+						}
+					}
+					if kind == "" {
+						t.Errorf("%s: download link %q resolves to %s, no file of the tree", page, href, target)
+						continue
+					}
+					got = append(got, kind)
+					if typ, _ := attr(a, "type"); typ != types[kind] {
+						t.Errorf("%s: %s link type %q, want %q", page, kind, typ, types[kind])
+					}
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("%s: downloads %q, want %q", page, got, tc.want)
+				}
+			}
 			doc := parse(t, w, toc)
-			var got []string
+			var links []*html.Node
 			for _, a := range find(doc, "a") {
-				class, _ := attr(a, "class")
-				kind, ok := strings.CutPrefix(class, "download download--")
-				if !ok {
-					continue
-				}
-				got = append(got, kind)
-				href, _ := attr(a, "href")
-				if href != all[kind] {
-					t.Errorf("%s link %q, want %q", kind, href, all[kind])
-				}
-				if typ, _ := attr(a, "type"); typ != types[kind] {
-					t.Errorf("%s link type %q, want %q", kind, typ, types[kind])
+				if class, _ := attr(a, "class"); strings.HasPrefix(class, "download download--") {
+					links = append(links, a)
 				}
 			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("downloads %q, want %q", got, tc.want)
-			}
+			check(toc, links)
 			if tc.want == nil && len(find(doc, "ul", "class", "downloads")) != 0 {
 				t.Error("empty downloads list")
 			}
-			// Resolved from the contents page, the links land in the
-			// tree's folder and in bundles/ at the output root.
-			for _, kind := range got {
-				if target, _ := resolve(toc, all[kind]); target != targets[kind] {
-					t.Errorf("%s link resolves to %s, want %s", kind, target, targets[kind])
+			// On the landing page, the downloads of Texas in Spanish are
+			// in the cell that links to its contents page.
+			doc = parse(t, w, landing)
+			var cell *html.Node
+			for _, td := range find(doc, "td") {
+				for _, a := range find(td, "a", "class", "cell") {
+					if href, _ := attr(a, "href"); href == "texas/es/index.html" {
+						cell = td
+					}
 				}
+			}
+			if cell == nil {
+				t.Fatalf("%s: no cell links to texas/es/index.html", landing)
+			}
+			links = nil
+			for _, d := range find(cell, "details", "class", "cell__downloads") {
+				links = append(links, find(d, "a")...)
+			}
+			check(landing, links)
+			if tc.want == nil && len(find(cell, "details")) != 0 {
+				t.Errorf("%s: empty downloads in a cell", landing)
 			}
 		})
 	}

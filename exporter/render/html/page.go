@@ -262,13 +262,14 @@ type LandingRow struct {
 	Cells []LandingCell
 }
 
-// LandingCell is one variant × locale: a link to its contents when it was
-// exported.
+// LandingCell is one variant × locale: a link to its contents, and to
+// its other forms (Downloads), when it was exported.
 type LandingCell struct {
 	Href                  string
 	Lang, LocaleName      string
 	Published, Translated int
 	Exported              bool
+	Downloads             []Download
 }
 
 // Download is a link to another form of a variant × locale.
@@ -276,7 +277,8 @@ type Download struct {
 	Href string
 	// Type is the media type ("application/pdf"); Label the link text.
 	Type, Label string
-	// Kind names the form for styling: handbook, pdf, markdown, json.
+	// Kind names the form for styling: handbook, pdf, epub, cartridge,
+	// markdown, json.
 	Kind string
 }
 

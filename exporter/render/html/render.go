@@ -430,7 +430,9 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 				}
 			}
 			if cell.Exported {
-				cell.Href = p.Href(layout.ExportIndex(model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: loc.Slug}))
+				e := model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: loc.Slug}
+				cell.Href = p.Href(layout.ExportIndex(e))
+				cell.Downloads = downloads(site, e, p, m)
 			}
 			row.Cells = append(row.Cells, cell)
 		}

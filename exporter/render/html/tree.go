@@ -428,24 +428,31 @@ func (x *treeCtx) elided(p *Page, k int, listClass string) *TreeItem {
 
 // downloads lists the other forms of the tree the site links to.
 func (x *treeCtx) downloads(p *Page) []Download {
+	return downloads(x.site, x.t.Export, p, x.m)
+}
+
+// downloads are the other forms of export e the site's formats wrote
+// (handbook, PDF, EPUB, cartridge, Markdown and JSON bundles), linked
+// from p with labels in the language of m.
+func downloads(site *Site, e model.Export, p *Page, m i18n.Messages) []Download {
 	var out []Download
-	if x.site.Handbooks {
-		out = append(out, Download{Href: p.Href(layout.Handbook(x.t.Export)), Type: "text/html", Label: x.m.T("download_handbook"), Kind: "handbook"})
+	if site.Handbooks {
+		out = append(out, Download{Href: p.Href(layout.Handbook(e)), Type: "text/html", Label: m.T("download_handbook"), Kind: "handbook"})
 	}
-	if x.site.PDFs {
-		out = append(out, Download{Href: p.Href(layout.PDF(x.t.Export)), Type: "application/pdf", Label: x.m.T("download_pdf"), Kind: "pdf"})
+	if site.PDFs {
+		out = append(out, Download{Href: p.Href(layout.PDF(e)), Type: "application/pdf", Label: m.T("download_pdf"), Kind: "pdf"})
 	}
-	if x.site.EPUBs {
-		out = append(out, Download{Href: p.Href(layout.EPUB(x.t.Export)), Type: "application/epub+zip", Label: x.m.T("download_epub"), Kind: "epub"})
+	if site.EPUBs {
+		out = append(out, Download{Href: p.Href(layout.EPUB(e)), Type: "application/epub+zip", Label: m.T("download_epub"), Kind: "epub"})
 	}
-	if x.site.Cartridges {
-		out = append(out, Download{Href: p.Href(layout.Cartridge(x.t.Export)), Type: "application/zip", Label: x.m.T("download_cartridge"), Kind: "cartridge"})
+	if site.Cartridges {
+		out = append(out, Download{Href: p.Href(layout.Cartridge(e)), Type: "application/zip", Label: m.T("download_cartridge"), Kind: "cartridge"})
 	}
-	if x.site.MarkdownBundles {
-		out = append(out, Download{Href: p.Href(layout.MarkdownZip(x.t.Export)), Type: "application/zip", Label: x.m.T("download_markdown"), Kind: "markdown"})
+	if site.MarkdownBundles {
+		out = append(out, Download{Href: p.Href(layout.MarkdownZip(e)), Type: "application/zip", Label: m.T("download_markdown"), Kind: "markdown"})
 	}
-	if x.bundleRel != "" {
-		out = append(out, Download{Href: p.Href(x.bundleRel), Type: "application/json", Label: x.m.T("json_bundle"), Kind: "json"})
+	if site.JSONBundles {
+		out = append(out, Download{Href: p.Href(layout.TreeJSON(e)), Type: "application/json", Label: m.T("json_bundle"), Kind: "json"})
 	}
 	return out
 }
