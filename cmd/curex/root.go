@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -61,9 +62,11 @@ bundles. curex sandbox serves the API locally from a dataset, with no token
 needed from anyone.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// cobra's default, which it sets only for a root without Args.
+		SuggestionsMinimumDistance: 2,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr(fmt.Errorf("unknown command %q (see 'curex --help')", args[0]))
+				return unknownCommand(cmd, args[0])
 			}
 			return nil
 		},
@@ -86,10 +89,28 @@ needed from anyone.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// "curex exprot --base-url ..." fails on the flag before the
+		// root sees its argument: the mistyped command is the news.
+		if !cmd.HasParent() && cmd.Flags().NArg() > 0 {
+			return unknownCommand(cmd, cmd.Flags().Arg(0))
+		}
+		return usageErr(err)
+	})
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: text or json")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g))
 	return root
+}
+
+// unknownCommand is the usage error of a command root does not have, with
+// cobra's suggestions of the nearest ones (by edit distance and prefix),
+// as cobra itself gives when a root takes no arguments.
+func unknownCommand(root *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q (see '%s --help')", name, root.CommandPath())
+	if sug := root.SuggestionsFor(name); len(sug) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(sug, "\n\t")
+	}
+	return usageErr(errors.New(msg))
 }
