@@ -3,8 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter"
 )
 
 // TestDidYouMean: a mistyped command is a usage error (exit 2) that
@@ -41,6 +49,127 @@ func TestDidYouMean(t *testing.T) {
 			}
 			if !hasHint || !strings.Contains(msg, "\n\t"+tt.suggest+"\n") {
 				t.Errorf("stderr %q does not suggest %q", msg, tt.suggest)
+			}
+		})
+	}
+}
+
+// complete runs cobra's hidden __complete command as a shell would and
+// returns the candidates and the directive.
+func complete(t *testing.T, args ...string) (candidates []string, directive string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), append([]string{"__complete"}, args...), &out, &errOut); code != exitOK {
+		t.Fatalf("__complete %q: exit %d: %s", args, code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, ":") {
+		t.Fatalf("__complete %q: no directive line in %q", args, out.String())
+	}
+	for _, l := range lines[:len(lines)-1] {
+		name, _, _ := strings.Cut(l, "\t") // a description may follow
+		candidates = append(candidates, name)
+	}
+	return candidates, last
+}
+
+// TestFlagValuesComplete asks for the values of every enumerated flag, as
+// the shell does on Tab, and checks the candidates, which are no file
+// names; --formats completes one item of its comma list at a time.
+func TestFlagValuesComplete(t *testing.T) {
+	noFiles := ":" + strconv.Itoa(int(cobra.ShellCompDirectiveNoFileComp))
+	list := ":" + strconv.Itoa(int(cobra.ShellCompDirectiveNoFileComp|cobra.ShellCompDirectiveNoSpace))
+	for _, tt := range []struct {
+		args      []string
+		want      []string
+		directive string
+	}{
+		{[]string{"export", "--progress", ""}, []string{"auto", "bar", "plain", "none"}, noFiles},
+		{[]string{"build", "--progress", "p"}, []string{"plain"}, noFiles},
+		{[]string{"export", "--log-level", ""}, []string{"debug", "info", "warn", "error"}, noFiles},
+		{[]string{"sandbox", "--log-format", ""}, []string{"text", "json"}, noFiles},
+		{[]string{"export", "--paper", ""}, []string{"a4", "letter"}, noFiles},
+		{[]string{"plan", "--revalidate", ""}, []string{"rolling", "always", "never"}, noFiles},
+		{[]string{"export", "--assets", ""}, []string{"local", "remote"}, noFiles},
+		{[]string{"build", "--markdown-layout", ""}, []string{"default", "hugo"}, noFiles},
+		{[]string{"sandbox", "--records", ""}, []string{"resource", "plain"}, noFiles},
+		{[]string{"export", "--formats", ""}, exporter.Formats().Names(), list},
+		{[]string{"demo", "--formats", "h"}, []string{"html", "handbook"}, list},
+		{[]string{"build", "--formats", "html,j"}, []string{"html,json"}, list},
+		{[]string{"export", "--output", ""}, nil, ":" + strconv.Itoa(int(cobra.ShellCompDirectiveFilterDirs))},
+		{[]string{"build", "--config", ""}, []string{"yaml", "yml"}, ":" + strconv.Itoa(int(cobra.ShellCompDirectiveFilterFileExt))},
+		{[]string{"export", "--formats", "html,json,"}, []string{"html,json,markdown", "html,json,handbook", "html,json,pdf", "html,json,epub", "html,json,cartridge"}, list},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			got, dir := complete(t, tt.args...)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("candidates %q, want %q", got, tt.want)
+			}
+			if dir != tt.directive {
+				t.Errorf("directive %s, want %s", dir, tt.directive)
+			}
+		})
+	}
+}
+
+// TestEnumeratedValuesAreAccepted: every value a flag completes to passes
+// its check (the checks and the completion read one list).
+func TestEnumeratedValuesAreAccepted(t *testing.T) {
+	for name, words := range flagWords {
+		for _, w := range words() {
+			if name == "records" || name == "revalidate" || name == "paper" {
+				continue // checked by their packages, which own the words
+			}
+			g := &globals{logLevel: "info", logFormat: "text", stdout: io.Discard, stderr: io.Discard}
+			f := &exportFlags{progress: "none", mdLayout: "default", pdfTimeout: time.Minute}
+			f.sel.maxTreeNodes, f.sel.concurrency = 1, 1
+			var err error
+			switch name {
+			case "log-level":
+				g.logLevel = w
+				_, err = g.logger()
+			case "log-format":
+				g.logFormat = w
+				_, err = g.logger()
+			case "progress":
+				f.progress = w
+			case "markdown-layout":
+				f.mdLayout = w
+			case "assets":
+				f.assets = w
+			case "formats":
+				err = exporter.Formats().Check([]string{w})
+			default:
+				t.Fatalf("flag --%s has no case here", name)
+			}
+			if err == nil {
+				var c exporter.Config
+				err = f.outputConfig(g, &c)
+			}
+			if err != nil {
+				t.Errorf("--%s %s: %v", name, w, err)
+			}
+		}
+	}
+}
+
+// TestCompletionScripts: cobra's completion command prints a script for
+// each shell.
+func TestCompletionScripts(t *testing.T) {
+	for shell, marker := range map[string]string{
+		"bash":       "__start_curex",
+		"zsh":        "#compdef curex",
+		"fish":       "complete -c curex",
+		"powershell": "Register-ArgumentCompleter",
+	} {
+		t.Run(shell, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(context.Background(), []string{"completion", shell}, &out, &errOut); code != exitOK {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			if !strings.Contains(out.String(), marker) {
+				t.Errorf("the %s script lacks %q (%d bytes)", shell, marker, out.Len())
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -204,12 +205,11 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if c.SourceDate, err = sourceDateEpoch(); err != nil {
 		return usageErr(err)
 	}
-	switch f.mdLayout {
-	case "default":
-	case "hugo":
+	switch {
+	case f.mdLayout == "hugo":
 		c.MarkdownHugo = true
-	default:
-		return usageErr(fmt.Errorf("--markdown-layout %q: want default or hugo", f.mdLayout))
+	case !slices.Contains(markdownLayouts(), f.mdLayout):
+		return usageErr(fmt.Errorf("--markdown-layout %q: want %s", f.mdLayout, oneOf(markdownLayouts())))
 	}
 	switch f.progress {
 	case "auto":
@@ -220,7 +220,7 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe}
 	case "none":
 	default:
-		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))
+		return usageErr(fmt.Errorf("--progress %q: want %s", f.progress, oneOf(progressModes())))
 	}
 	return nil
 }
@@ -244,7 +244,7 @@ func (f *exportFlags) assetsConfig(c *exporter.Config) error {
 		mode = exporter.AssetsLocal
 	case exporter.AssetsLocal, exporter.AssetsRemote:
 	default:
-		return usageErr(fmt.Errorf("%s %q: want local or remote", from, mode))
+		return usageErr(fmt.Errorf("%s %q: want %s", from, mode, oneOf(assetModes())))
 	}
 	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets.v
 	// A flag given (on the command line, or by a file when the
@@ -299,7 +299,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.output, "output", "output", "output folder, or a bucket URL to publish to (s3://bucket/prefix?..., file:///...; see docs/publish.md)")
 	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated: "+strings.Join(exporter.Formats().Names(), ", ")+" (pdf needs Chromium)")
-	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fl.StringVar(&f.progress, "progress", "auto", "progress display: "+oneOf(progressModes()))
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")

@@ -97,6 +97,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string) (code int) {
 	defer recoverCrash(g.stderr, &g.secrets, &code)
 	stderr := g.stderr
+	// Flag values complete only when the shell asks: cobra keeps the
+	// completion functions in a table of its own for the process's life.
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		registerCompletions(cmd)
+	}
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if g.stopProfile != nil {

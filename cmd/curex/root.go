@@ -33,7 +33,7 @@ type globals struct {
 func (g *globals) logger() (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
-		return nil, usageErr(fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel))
+		return nil, usageErr(fmt.Errorf("--log-level %q: want %s", g.logLevel, oneOf(logLevels())))
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(g.logFormat) {
@@ -42,7 +42,7 @@ func (g *globals) logger() (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(g.stderr, opts)), nil
 	}
-	return nil, usageErr(fmt.Errorf("--log-format %q: want text or json", g.logFormat))
+	return nil, usageErr(fmt.Errorf("--log-format %q: want %s", g.logFormat, oneOf(logFormats())))
 }
 
 // newRootCommand returns the curex command writing to stdout and stderr.
@@ -97,8 +97,8 @@ needed from anyone.`,
 		}
 		return usageErr(err)
 	})
-	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: text or json")
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: "+oneOf(logLevels()))
+	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: "+oneOf(logFormats()))
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g))
 	return root
