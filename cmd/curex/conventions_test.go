@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/curex/curex/exporter"
 )
@@ -173,4 +174,50 @@ func TestCompletionScripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEveryCommandHasExamples walks the command tree: each of curex's
+// own commands shows examples in its help, and build speaks of rendering
+// from the cache, not of fetching.
+func TestEveryCommandHasExamples(t *testing.T) {
+	root := newRootCommand(io.Discard, io.Discard)
+	var walk func(c *cobra.Command)
+	n := 0
+	walk = func(c *cobra.Command) {
+		n++
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%q has no Example", c.CommandPath())
+		}
+		for _, line := range strings.Split(c.Example, "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.Contains(line, "curex ") {
+				t.Errorf("%q: example line %q does not run curex", c.CommandPath(), line)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub) // cobra adds help and completion at Execute, not here
+		}
+	}
+	walk(root)
+	if n < 10 {
+		t.Fatalf("walked %d commands, want the root and its 9 or more", n)
+	}
+	build, _, err := root.Find([]string{"build"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{build.Short, build.Long} {
+		if strings.Contains(strings.ToLower(text), "fetch") {
+			t.Errorf("build's help speaks of fetching: %q", text)
+		}
+	}
+	for _, want := range []string{"cache", "no\nAPI request"} {
+		if !strings.Contains(build.Short+build.Long, want) {
+			t.Errorf("build's help does not say %q", want)
+		}
+	}
+	build.Flags().VisitAll(func(f *pflag.Flag) {
+		if strings.Contains(f.Usage, "fetched") {
+			t.Errorf("build --%s speaks of fetching: %q", f.Name, f.Usage)
+		}
+	})
 }

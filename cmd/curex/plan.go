@@ -20,7 +20,15 @@ func newPlanCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Show the variant × locale matrix, the requests an export needs and its ETA",
-		Args:  noArgs,
+		Long: `plan discovers what export would: the curricula the token can see and, for
+each, the variant × locale matrix after --curriculum, --variants, --locales
+and --min-translation. It then says which trees the next run fetches (new,
+changed, due for revalidation) and which come from the cache, what that
+costs in requests and time under the rate limits, and when every tree is
+current. It writes nothing but the ETag cache of discovery.`,
+		Example: `  curex plan --base-url https://api.example.org
+  curex plan --base-url https://api.example.org --variants base --locales en,es --max-requests 500`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			log, err := g.logger()
 			if err != nil {

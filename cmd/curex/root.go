@@ -60,6 +60,11 @@ func newRoot(g *globals) *cobra.Command {
 per curriculum variant and locale, printable handbooks, and Markdown and JSON
 bundles. curex sandbox serves the API locally from a dataset, with no token
 needed from anyone.`,
+		Example: `  curex demo
+  curex sandbox &
+  CURRICULUM_API_TOKEN=sandbox-riverbend-token curex export --base-url http://127.0.0.1:8080 --output site/
+  curex build --theme mytheme --output site/
+  curex completion bash > /etc/bash_completion.d/curex`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// cobra's default, which it sets only for a root without Args.
