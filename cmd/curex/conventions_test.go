@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/api"
 )
 
 // TestDidYouMean: a mistyped command is a usage error (exit 2) that
@@ -220,4 +221,57 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			t.Errorf("build --%s speaks of fetching: %q", f.Name, f.Usage)
 		}
 	})
+}
+
+// TestConfigErrorsNameTheFlag: a setting the run refuses is a usage error
+// (exit 2) whose message names the flag that sets it, never a Go option,
+// before any request.
+func TestConfigErrorsNameTheFlag(t *testing.T) {
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	local := "http://127.0.0.1:1" // nothing listens: a run that got that far would fail with exit 1
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"export", "--base-url", "http://api.example.org"}, []string{"--base-url", "--allow-http"}},
+		{[]string{"plan", "--base-url", "http://api.example.org"}, []string{"--base-url", "--allow-http"}},
+		{[]string{"whoami", "--base-url", "http://api.example.org"}, []string{"--base-url", "--allow-http"}},
+		{[]string{"export", "--base-url", local, "--formats", ""}, []string{"--formats", "html"}},
+		{[]string{"export", "--base-url", local, "--formats", " , "}, []string{"--formats"}},
+		{[]string{"build", "--formats", ""}, []string{"--formats"}},
+		{[]string{"demo", "--formats", ""}, []string{"--formats"}},
+		{[]string{"export", "--base-url", local, "--concurrency", "0"}, []string{"--concurrency", "1 to 32"}},
+		{[]string{"export", "--base-url", local, "--concurrency", "33"}, []string{"--concurrency", "1 to 32"}},
+		{[]string{"plan", "--base-url", local, "--concurrency", "1000"}, []string{"--concurrency"}},
+		{[]string{"build", "--concurrency", "-1"}, []string{"--concurrency"}},
+		{[]string{"export", "--base-url", local, "--site-url", "https://example.org/?utm=x"}, []string{"--site-url", "query"}},
+		{[]string{"export", "--base-url", local, "--site-url", "https://example.org/#top"}, []string{"--site-url", "fragment"}},
+		{[]string{"export", "--base-url", local, "--site-url", "https://example.org/?"}, []string{"--site-url", "query"}},
+		{[]string{"export", "--base-url", local, "--site-url", "example.org"}, []string{"--site-url", "absolute"}},
+		{[]string{"export", "--base-url", local, "--progress", "loud"}, []string{"--progress", "auto, bar, plain or none"}},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := tt.args
+			switch tt.args[0] {
+			case "export", "build":
+				args = append(args, "--cache-dir", t.TempDir(), "--output", t.TempDir()+"/out")
+			case "plan", "whoami":
+				args = append(args, "--cache-dir", t.TempDir())
+			}
+			code := run(context.Background(), args, &out, &errOut)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, errOut.String())
+			}
+			msg := errOut.String()
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("stderr %q does not name %q", msg, w)
+				}
+			}
+			if strings.Contains(msg, "With") {
+				t.Errorf("stderr names a Go option: %q", msg)
+			}
+		})
+	}
 }

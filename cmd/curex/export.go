@@ -22,6 +22,7 @@ import (
 	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // apiFlags are the flags of every command that talks to the API.
@@ -99,7 +100,7 @@ func (f *selectFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.locales, "locales", "all", "all, or a comma-separated list of locale codes")
 	fl.IntVar(&f.minTranslation, "min-translation", 0, "skip locales less than this percent published (0-100)")
 	fl.BoolVar(&f.includeUnpublished, "include-unpublished", false, "include curricula and nodes that are not published")
-	fl.IntVar(&f.concurrency, "concurrency", 4, "trees fetched at once (the rate limiter sets the pace)")
+	fl.IntVar(&f.concurrency, "concurrency", 4, fmt.Sprintf("trees fetched at once, 1 to %d (the rate limiter sets the pace)", maxConcurrency))
 	fl.IntVar(&f.maxTreeNodes, "max-tree-nodes", fetch.DefaultMaxTreeNodes, "most nodes in one tree; a larger tree fails alone (exit 3)")
 }
 
@@ -114,6 +115,20 @@ func (f *selectFlags) filter() (fetch.Filter, error) {
 		MinTranslation:     f.minTranslation,
 		IncludeUnpublished: f.includeUnpublished,
 	}, nil
+}
+
+// maxConcurrency bounds --concurrency. The default limits (60 requests a
+// minute) let one request leave a second: four trees at once already keep
+// the limiter busy, and beyond a few dozen more workers only hold more
+// trees in memory (2 × concurrency + 1 at once, docs/fetching.md).
+const maxConcurrency = 32
+
+// checkConcurrency refuses a --concurrency outside 1..maxConcurrency.
+func checkConcurrency(n int) error {
+	if n < 1 || n > maxConcurrency {
+		return usageErr(setting.Errorf(setting.Concurrency, "%d: want 1 to %d (the rate limits set the pace, not the workers)", n, maxConcurrency))
+	}
+	return nil
 }
 
 func splitList(s string) []string {
@@ -181,14 +196,25 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return err
 	}
 	c.Output, c.Formats, c.Log, c.ThemeDir, c.Paper = f.output, splitList(f.formats), log, f.theme, f.paper
+	if len(c.Formats) == 0 {
+		return usageErr(setting.Errorf(setting.Formats, "%q: want one or more of %s", f.formats, strings.Join(exporter.Formats().Names(), ", ")))
+	}
 	if f.siteURL != "" {
 		u, err := url.Parse(f.siteURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErr(fmt.Errorf("--site-url %q: want an absolute http(s) address", f.siteURL))
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			return usageErr(setting.Errorf(setting.SiteURL, "%q: want an absolute http(s) address", f.siteURL))
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(f.siteURL, "#"):
+			return usageErr(setting.Errorf(setting.SiteURL, "%q: want no query or fragment: pages and the sitemap append paths to it", f.siteURL))
+		case u.User != nil:
+			return usageErr(setting.Errorf(setting.SiteURL, "%q: want no user or password in a public address", f.siteURL))
 		}
 		c.SiteURL = strings.TrimSuffix(u.String(), "/") + "/"
 	}
 	if c.Filter, err = f.sel.filter(); err != nil {
+		return err
+	}
+	if err := checkConcurrency(f.sel.concurrency); err != nil {
 		return err
 	}
 	c.Concurrency, c.MaxTreeNodes = f.sel.concurrency, f.sel.maxTreeNodes

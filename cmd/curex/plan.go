@@ -41,6 +41,9 @@ current. It writes nothing but the ETag cache of discovery.`,
 			if c.Filter, err = f.sel.filter(); err != nil {
 				return err
 			}
+			if err := checkConcurrency(f.sel.concurrency); err != nil {
+				return err
+			}
 			if err := f.sched.config(&c, time.Now()); err != nil {
 				return err
 			}

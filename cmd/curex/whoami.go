@@ -26,7 +26,7 @@ e-mail and organization: the quickest check of a base URL and a token.`,
 			}
 			u, err := exporter.WhoAmI(cmd.Context(), c)
 			if err != nil {
-				return err
+				return runError(err) // a refused base URL is exit 2
 			}
 			_, err = fmt.Fprintf(g.stdout, "%s <%s>, %s (user %s)\n", api.Printable(u.Name), api.Printable(u.Email), api.Printable(u.OrganizationName), api.Printable(u.ID))
 			return err
