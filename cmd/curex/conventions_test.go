@@ -275,3 +275,50 @@ func TestConfigErrorsNameTheFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestCurriculumByIDOrSlug: --curriculum takes ids and the slugs the site
+// uses for folders, comma-separated or repeated; one that matches nothing
+// is a usage error naming --curriculum, the value and what there is.
+func TestCurriculumByIDOrSlug(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	const algebra, cs = "101  Algebra 1", "curriculum_201  Introduction to Computer Science"
+	for _, tt := range []struct {
+		sel  []string
+		want []string
+		code int
+		msg  []string
+	}{
+		{[]string{"--curriculum", "101"}, []string{algebra}, exitOK, nil},
+		{[]string{"--curriculum", "algebra-1"}, []string{algebra}, exitOK, nil},
+		{[]string{"--curriculum", "Algebra-1"}, []string{algebra}, exitOK, nil},
+		{[]string{"--curriculum", "algebra-1,introduction-to-computer-science"}, []string{algebra, cs}, exitOK, nil},
+		{[]string{"--curriculum", "101, curriculum_201"}, []string{algebra, cs}, exitOK, nil},
+		{[]string{"--curriculum", "introduction-to-computer-science", "--curriculum", "101"}, []string{cs, algebra}, exitOK, nil},
+		{[]string{"--curriculum", "101,algebra-1"}, []string{algebra}, exitOK, nil},
+		{[]string{"--curriculum", "algebra-1,geometry"}, nil, exitUsage,
+			[]string{`--curriculum: "geometry" matches nothing`, "algebra-1 (id 101)", "introduction-to-computer-science (id curriculum_201)"}},
+	} {
+		t.Run(strings.Join(tt.sel, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"plan", "--base-url", url, "--cache-dir", t.TempDir()}, tt.sel...)
+			if code := run(context.Background(), args, &out, &errOut); code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, errOut.String())
+			}
+			var got []string
+			for _, line := range strings.Split(out.String(), "\n") {
+				if strings.Contains(line, "  (") && !strings.HasPrefix(line, " ") {
+					got = append(got, strings.TrimSpace(line[:strings.Index(line, "  (")]))
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("planned %q, want %q\n%s", got, tt.want, out.String())
+			}
+			for _, m := range tt.msg {
+				if !strings.Contains(errOut.String(), m) {
+					t.Errorf("stderr %q lacks %q", errOut.String(), m)
+				}
+			}
+		})
+	}
+}

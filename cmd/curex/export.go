@@ -95,7 +95,7 @@ type selectFlags struct {
 
 func (f *selectFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.curricula, "curriculum", nil, "base curriculum id to export (repeatable; default all)")
+	fl.StringArrayVar(&f.curricula, "curriculum", nil, "base curricula to export, by id or by the slug of their folder, comma-separated or repeated (default all)")
 	fl.StringVar(&f.variants, "variants", "all", "all, base, or a comma-separated list of variant names (may include base)")
 	fl.StringVar(&f.locales, "locales", "all", "all, or a comma-separated list of locale codes")
 	fl.IntVar(&f.minTranslation, "min-translation", 0, "skip locales less than this percent published (0-100)")
@@ -108,8 +108,12 @@ func (f *selectFlags) filter() (fetch.Filter, error) {
 	if f.minTranslation < 0 || f.minTranslation > 100 {
 		return fetch.Filter{}, usageErr(fmt.Errorf("--min-translation %d: want 0 to 100", f.minTranslation))
 	}
+	var curricula []string
+	for _, c := range f.curricula {
+		curricula = append(curricula, splitList(c)...)
+	}
 	return fetch.Filter{
-		Curricula:          f.curricula,
+		Curricula:          curricula,
 		Variants:           splitList(f.variants),
 		Locales:            splitList(f.locales),
 		MinTranslation:     f.minTranslation,
