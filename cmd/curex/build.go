@@ -39,6 +39,7 @@ build names it, writes nothing and exits 1.`,
 			if err != nil {
 				return runError(err)
 			}
+			g.summarize(c.Output, sum, false)
 			printBuildSummary(g, c.Output, cacheDir, sum)
 			return f.publishTo(cmd.Context(), g, target, c.Output, sum)
 		},
@@ -51,6 +52,7 @@ build names it, writes nothing and exits 1.`,
 	cmd.Flags().Lookup("assets").Usage = "content images: local (the default: copied from the cache under assets/content/, so pages work offline) or remote (loaded from their URLs) (env " + envAssets + ")"
 	f.pub.register(cmd, true)
 	registerConfig(cmd)
+	registerSummaryJSON(cmd, g)
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", defaultCacheDir(), "the ETag cache an earlier export filled")
 	return cmd
 }
@@ -64,6 +66,10 @@ func printPDFs(g *globals, s *exporter.Summary) {
 }
 
 func printBuildSummary(g *globals, out, cache string, s *exporter.Summary) {
+	if g.quiet {
+		g.quietFailures(s)
+		return
+	}
 	fmt.Fprintf(g.stdout, "built %d of %d trees from the cache %s into %s in %s: no API request; %d rendered, %d unchanged; files: %d written, %d unchanged\n",
 		s.Written+s.Reused, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)

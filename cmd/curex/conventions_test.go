@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,7 +127,7 @@ func TestEnumeratedValuesAreAccepted(t *testing.T) {
 				continue // checked by their packages, which own the words
 			}
 			g := &globals{logLevel: "info", logFormat: "text", stdout: io.Discard, stderr: io.Discard}
-			f := &exportFlags{progress: "none", mdLayout: "default", pdfTimeout: time.Minute}
+			f := &exportFlags{progress: "none", mdLayout: "default", formats: "html", pdfTimeout: time.Minute}
 			f.sel.maxTreeNodes, f.sel.concurrency = 1, 1
 			var err error
 			switch name {
@@ -320,5 +323,268 @@ func TestCurriculumByIDOrSlug(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// exportArgs are the arguments of a small export of the sandbox at url:
+// the English trees, as JSON bundles.
+func exportArgs(t *testing.T, url, out string, more ...string) []string {
+	return append([]string{"export", "--base-url", url, "--cache-dir", filepath.Join(filepath.Dir(out), "cache"), "--output", out,
+		"--locales", "en", "--formats", "json"}, more...)
+}
+
+// TestQuiet: --quiet prints nothing but errors: an export, a build and a
+// publish that work print nothing at all; a partial export prints only
+// its failures and the exit line, as errors.
+func TestQuiet(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"export", exportArgs(t, url, out, "--quiet", "--progress", "plain"), exitOK},
+		{"export -q, logs asked for at info", exportArgs(t, url, out, "-q", "--progress", "bar"), exitOK},
+		{"build", []string{"build", "--cache-dir", filepath.Join(dir, "cache"), "--output", out, "--locales", "en", "--formats", "json", "--quiet"}, exitOK},
+		{"publish", []string{"publish", "--quiet", out, "file://" + filepath.ToSlash(filepath.Join(dir, "bucket"))}, exitOK},
+		{"partial export", exportArgs(t, url, out, "--quiet", "--max-tree-nodes", "25", "--cache-dir", t.TempDir()), exitPartial},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), tt.args, &stdout, &stderr); code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr.String())
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("stdout not empty:\n%s", stdout.String())
+			}
+			if tt.code == exitOK && stderr.Len() > 0 {
+				t.Errorf("stderr not empty:\n%s", stderr.String())
+			}
+			if tt.code == exitPartial {
+				lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+				for _, l := range lines[:len(lines)-1] {
+					if !strings.Contains(l, "level=ERROR") || !strings.Contains(l, "algebra-1/") {
+						t.Errorf("not an error about a failed tree: %q", l)
+					}
+				}
+				if last := lines[len(lines)-1]; !strings.HasPrefix(last, "curex: ") || len(lines) < 2 {
+					t.Errorf("stderr:\n%s", stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// TestPlanJSON: plan --json prints one JSON document of the documented
+// shape, agreeing with the sandbox's sample (2 curricula, the 7 English
+// trees of their variants) and with what the next export fetches.
+func TestPlanJSON(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	cache := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"plan", "--json", "--base-url", url, "--cache-dir", cache, "--locales", "en", "--min-translation", "0"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	dec := json.NewDecoder(bytes.NewReader(stdout.Bytes()))
+	dec.DisallowUnknownFields()
+	var p planJSON
+	if err := dec.Decode(&p); err != nil {
+		t.Fatalf("not the documented shape: %v\n%s", err, stdout.String())
+	}
+	if dec.More() {
+		t.Error("more than one JSON document")
+	}
+	if p.Version != 1 || p.User.Name != "Dana Okafor" {
+		t.Errorf("version %d, user %+v", p.Version, p.User)
+	}
+	var slugs, exports []string
+	for _, c := range p.Curricula {
+		slugs = append(slugs, c.Slug)
+		for _, e := range c.Exports {
+			exports = append(exports, e.Export)
+			if e.Locale != "en" || e.Fetch != "new" || !strings.HasPrefix(e.Export, c.Slug+"/") {
+				t.Errorf("export %+v of %s", e, c.Slug)
+			}
+		}
+	}
+	if want := []string{"algebra-1", "introduction-to-computer-science"}; !slices.Equal(slugs, want) {
+		t.Errorf("curricula %q, want %q", slugs, want)
+	}
+	if p.Trees != len(exports) || p.Trees != 7 || p.Schedule.New != 7 || p.Requests.NextRun != 7 || p.Requests.Discovery == 0 {
+		t.Errorf("trees %d (%d exports), schedule %+v, requests %+v", p.Trees, len(exports), p.Schedule, p.Requests)
+	}
+	if p.Requests.Limits == "" || p.Schedule.Policy != "rolling" {
+		t.Errorf("requests %+v, schedule %+v", p.Requests, p.Schedule)
+	}
+}
+
+// readSummary reads a --summary-json file in its documented shape.
+func readSummary(t *testing.T, path string) runSummary {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s runSummary
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("not the documented shape: %v\n%s", err, data)
+	}
+	return s
+}
+
+// TestSummaryJSON: --summary-json writes what export, build and publish
+// did, also for a run that failed (usage) or was partial, and no
+// temporary file is left beside it.
+func TestSummaryJSON(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	sum := filepath.Join(dir, "summary.json")
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		code  int
+		check func(t *testing.T, s runSummary)
+	}{
+		{"export", exportArgs(t, url, out, "--progress", "none"), exitOK, func(t *testing.T, s runSummary) {
+			if s.Command != "export" || s.Status != "ok" || s.Trees == nil || s.Trees.Planned != 7 || s.Trees.Written != 7 ||
+				s.Requests.Total == 0 || s.Files.Written == 0 || s.Output != out || len(s.Failures) != 0 || s.Schedule.New != 7 {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"export again", exportArgs(t, url, out, "--progress", "none", "--revalidate", "always"), exitOK, func(t *testing.T, s runSummary) {
+			if s.Trees.Reused != 7 || s.Requests.NotModified == 0 || s.Schedule.Revalidated != 7 {
+				t.Errorf("trees %+v, requests %+v, schedule %+v", s.Trees, s.Requests, s.Schedule)
+			}
+		}},
+		{"partial", exportArgs(t, url, out, "--progress", "none", "--max-tree-nodes", "25", "--cache-dir", t.TempDir()), exitPartial, func(t *testing.T, s runSummary) {
+			if s.Status != "partial" || s.ExitCode != exitPartial || len(s.Failures) != s.Trees.Failed || s.Trees.Failed == 0 {
+				t.Fatalf("%+v", s)
+			}
+			f := s.Failures[0]
+			if f.CurriculumID != "101" || f.Locale != "en" || !f.Kept || !strings.Contains(f.Error, "--max-tree-nodes") {
+				t.Errorf("failure %+v", f)
+			}
+		}},
+		{"usage", exportArgs(t, url, out, "--formats", ""), exitUsage, func(t *testing.T, s runSummary) {
+			if s.Status != "usage" || !strings.Contains(s.Error, "--formats") || s.Trees != nil {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"build", []string{"build", "--cache-dir", filepath.Join(dir, "cache"), "--output", out, "--locales", "en", "--formats", "json", "--progress", "none"}, exitOK, func(t *testing.T, s runSummary) {
+			if s.Command != "build" || s.Status != "ok" || s.Trees.Planned != 7 || s.Requests != nil {
+				t.Errorf("%+v", s)
+			}
+		}},
+		{"publish", []string{"publish", out, "file://" + filepath.ToSlash(filepath.Join(dir, "bucket"))}, exitOK, func(t *testing.T, s runSummary) {
+			if s.Command != "publish" || s.Publish == nil || s.Publish.Uploaded == 0 || s.Publish.DryRun || s.Output != out {
+				t.Errorf("%+v %+v", s, s.Publish)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), append(tt.args, "--summary-json", sum), &stdout, &stderr); code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr.String())
+			}
+			s := readSummary(t, sum)
+			if s.Version != 1 || s.ExitCode != tt.code {
+				t.Errorf("version %d, exit code %d", s.Version, s.ExitCode)
+			}
+			tt.check(t, s)
+			left, _ := filepath.Glob(filepath.Join(dir, ".summary.json.tmp-*"))
+			if len(left) > 0 {
+				t.Errorf("temporary files left: %q", left)
+			}
+		})
+	}
+}
+
+// TestJSONLogHasNoProse: under --log-format json every line on standard
+// error is a JSON record: progress (lines and bar asked for), failures of
+// trees, the exit line of a failed or refused run, a mistyped command.
+func TestJSONLogHasNoProse(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	j := []string{"--log-format", "json", "--log-level", "debug"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		msgs []string // messages some record must carry
+	}{
+		{"export plain", exportArgs(t, url, out, append(j, "--progress", "plain")...), exitOK, []string{"plan", "progress"}},
+		{"export bar", exportArgs(t, url, out, append(j, "--progress", "bar")...), exitOK, []string{"plan", "progress"}},
+		{"partial", exportArgs(t, url, out, append(j, "--max-tree-nodes", "25", "--cache-dir", t.TempDir())...), exitPartial, []string{"tree failed", "of 7 exports failed"}},
+		{"build", append([]string{"build", "--cache-dir", filepath.Join(dir, "cache"), "--output", out, "--locales", "en", "--formats", "json"}, j...), exitOK, []string{"plan"}},
+		{"plan", append([]string{"plan", "--base-url", url, "--cache-dir", t.TempDir()}, j...), exitOK, nil},
+		{"usage", exportArgs(t, url, out, append(j, "--concurrency", "0")...), exitUsage, []string{"--concurrency"}},
+		{"refused URL", append([]string{"whoami", "--base-url", "http://api.example.org"}, j...), exitUsage, []string{"--allow-http"}},
+		{"unknown command", append([]string{"exprot"}, j...), exitUsage, []string{"Did you mean this?"}},
+		{"bad token", append([]string{"whoami", "--base-url", url, "--token-file", filepath.Join(dir, "nope")}, j...), exitUsage, []string{"--token-file"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), tt.args, &stdout, &stderr); code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr.String())
+			}
+			var msgs []string
+			for _, line := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
+				if line == "" && stderr.Len() == 0 {
+					continue
+				}
+				var rec map[string]any
+				if err := json.Unmarshal([]byte(line), &rec); err != nil {
+					t.Errorf("prose on stderr: %q", line)
+					continue
+				}
+				msg, _ := rec["msg"].(string)
+				msgs = append(msgs, msg)
+				if rec["level"] == "ERROR" && rec["exit_code"] != float64(tt.code) {
+					t.Errorf("exit record %v, want exit_code %d", rec, tt.code)
+				}
+			}
+			for _, w := range tt.msgs {
+				if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, w) }) {
+					t.Errorf("no record says %q: %q", w, msgs)
+				}
+			}
+		})
+	}
+}
+
+// TestTermDumbNoRedraw: with TERM=dumb even --progress bar prints lines,
+// with no carriage return and no escape sequence.
+func TestTermDumbNoRedraw(t *testing.T) {
+	for _, tt := range []struct {
+		term string
+		want bool
+	}{{"dumb", false}, {"xterm-256color", true}, {"", true}} {
+		if got := canRedraw(tt.term); got != tt.want {
+			t.Errorf("canRedraw(%q) = %v, want %v", tt.term, got, tt.want)
+		}
+	}
+	url := sandboxURL(t)
+	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
+	t.Setenv("TERM", "dumb")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), exportArgs(t, url, out, "--progress", "bar"), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "7/7 trees") {
+		t.Errorf("no progress:\n%s", stderr.String())
+	}
+	if strings.ContainsAny(stderr.String(), "\r\x1b") {
+		t.Errorf("redraws under TERM=dumb: %q", stderr.String())
 	}
 }

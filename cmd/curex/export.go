@@ -19,7 +19,6 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/setting"
@@ -188,6 +187,7 @@ previous output untouched.`,
 	f.registerOutput(cmd)
 	f.pub.register(cmd, true)
 	registerConfig(cmd)
+	registerSummaryJSON(cmd, g)
 	f.sched.register(cmd)
 	return cmd
 }
@@ -241,18 +241,8 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	case !slices.Contains(markdownLayouts(), f.mdLayout):
 		return usageErr(fmt.Errorf("--markdown-layout %q: want %s", f.mdLayout, oneOf(markdownLayouts())))
 	}
-	switch f.progress {
-	case "auto":
-		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr), Describe: g.describe}
-	case "bar":
-		c.Progress = &progress.Lines{W: g.stderr, Bar: true, Describe: g.describe}
-	case "plain":
-		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe}
-	case "none":
-	default:
-		return usageErr(fmt.Errorf("--progress %q: want %s", f.progress, oneOf(progressModes())))
-	}
-	return nil
+	c.Progress, err = g.progressFor(f.progress)
+	return err
 }
 
 // Environment variables of the image settings; the flags outrank them,
@@ -398,6 +388,7 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	if err != nil {
 		return runError(err)
 	}
+	g.summarize(c.Output, sum, true)
 	printSummary(g, c.Output, sum)
 	if err := f.publishTo(ctx, g, target, c.Output, sum); err != nil {
 		return err
@@ -408,7 +399,13 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	return nil
 }
 
+// printSummary prints what a run did on standard output; under --quiet
+// only its failures, as errors (quietFailures).
 func printSummary(g *globals, out string, s *exporter.Summary) {
+	if g.quiet {
+		g.quietFailures(s)
+		return
+	}
 	st := s.Stats
 	fmt.Fprintf(g.stdout, "exported %d of %d trees to %s in %s (%d rendered, %d unchanged and carried over)\n",
 		s.Written+s.Reused, s.Planned, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused)
@@ -439,6 +436,18 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	}
 	if s.NotFetched > 0 {
 		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests or --deadline; the next run starts with them (what was fetched is kept)\n", s.NotFetched)
+	}
+}
+
+// quietFailures logs the exports that failed, at error level: all that
+// --quiet says of a partial run besides its exit line.
+func (g *globals) quietFailures(s *exporter.Summary) {
+	log, err := g.logger()
+	if err != nil {
+		return // the flags were checked before the run
+	}
+	for _, fl := range s.Failures {
+		log.Error("export failed", "export", fl.Export.Dir(), "kept", fl.Kept, "error", api.Printable(g.describe(fl.Err)))
 	}
 }
 

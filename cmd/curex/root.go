@@ -27,6 +27,13 @@ type globals struct {
 	// them (see describe).
 	cmd      *cobra.Command
 	fromFile map[string]fromFile
+	// quiet (--quiet) leaves out progress and summaries: only errors
+	// are shown.
+	quiet bool
+	// summaryPath is where --summary-json writes summary, the record of
+	// the running command ("" for nowhere).
+	summaryPath string
+	summary     *runSummary
 }
 
 // logger builds the logger the flags ask for; logs go to standard error.
@@ -34,6 +41,9 @@ func (g *globals) logger() (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
 		return nil, usageErr(fmt.Errorf("--log-level %q: want %s", g.logLevel, oneOf(logLevels())))
+	}
+	if g.quiet && !g.changed("log-level") {
+		level = slog.LevelError // only errors, unless a level was asked for
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(g.logFormat) {
@@ -104,6 +114,7 @@ needed from anyone.`,
 	})
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: "+oneOf(logLevels()))
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: "+oneOf(logFormats()))
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "show only errors: no progress, no summary, logs at error level unless --log-level says otherwise")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g))
 	return root
