@@ -347,7 +347,8 @@ func TestQuiet(t *testing.T) {
 		code int
 	}{
 		{"export", exportArgs(t, url, out, "--quiet", "--progress", "plain"), exitOK},
-		{"export -q, logs asked for at info", exportArgs(t, url, out, "-q", "--progress", "bar"), exitOK},
+		{"export -q, a bar asked for", exportArgs(t, url, out, "-q", "--progress", "bar"), exitOK},
+		{"demo", []string{"demo", "--quiet", "--formats", "json", "--output", filepath.Join(dir, "demo")}, exitOK},
 		{"build", []string{"build", "--cache-dir", filepath.Join(dir, "cache"), "--output", out, "--locales", "en", "--formats", "json", "--quiet"}, exitOK},
 		{"publish", []string{"publish", "--quiet", out, "file://" + filepath.ToSlash(filepath.Join(dir, "bucket"))}, exitOK},
 		{"partial export", exportArgs(t, url, out, "--quiet", "--max-tree-nodes", "25", "--cache-dir", t.TempDir()), exitPartial},
@@ -586,5 +587,35 @@ func TestTermDumbNoRedraw(t *testing.T) {
 	}
 	if strings.ContainsAny(stderr.String(), "\r\x1b") {
 		t.Errorf("redraws under TERM=dumb: %q", stderr.String())
+	}
+}
+
+// TestQuietLogLevel: --quiet logs errors only, unless --log-level asks
+// for more.
+func TestQuietLogLevel(t *testing.T) {
+	for _, tt := range []struct {
+		args     []string
+		wantInfo bool
+	}{
+		{[]string{"--quiet"}, false},
+		{[]string{"--quiet", "--log-level", "info"}, true},
+		{nil, true},
+	} {
+		var stderr bytes.Buffer
+		g := &globals{stdout: io.Discard, stderr: &stderr}
+		root := newRoot(g)
+		if err := root.ParseFlags(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		g.cmd = root
+		log, err := g.logger()
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Info("an info")
+		log.Error("an error")
+		if got := strings.Contains(stderr.String(), "an info"); got != tt.wantInfo || !strings.Contains(stderr.String(), "an error") {
+			t.Errorf("%q: logged %q", tt.args, stderr.String())
+		}
 	}
 }
