@@ -20,9 +20,9 @@ import (
 	"github.com/curex/curex/exporter/api"
 )
 
-// TestDidYouMean: a mistyped command is a usage error (exit 2) that
-// suggests the nearest commands, as cobra does, whether or not flags
-// follow it; a word near no command gets no suggestion.
+// TestDidYouMean: a mistyped command or help topic is a usage error
+// (exit 2) that suggests the nearest commands, as cobra does, whether or
+// not flags follow it; a word near no command gets no suggestion.
 func TestDidYouMean(t *testing.T) {
 	for _, tt := range []struct {
 		args    []string
@@ -34,6 +34,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"pubish", "out", "mem://"}, "publish"},
 		{[]string{"whoamii"}, "whoami"},
 		{[]string{"frobnicate"}, ""},
+		{[]string{"help", "exprot"}, "export"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -42,13 +43,17 @@ func TestDidYouMean(t *testing.T) {
 				t.Fatalf("exit %d, want %d: %s", code, exitUsage, errOut.String())
 			}
 			msg := errOut.String()
-			if !strings.HasPrefix(msg, "curex: unknown command \""+tt.args[0]+"\"") {
+			typo := tt.args[0]
+			if typo == "help" {
+				typo = tt.args[1]
+			}
+			if !strings.HasPrefix(msg, "curex: unknown command \""+typo+"\"") {
 				t.Errorf("stderr %q does not name the unknown command", msg)
 			}
 			hasHint := strings.Contains(msg, "Did you mean this?")
 			if tt.suggest == "" {
 				if hasHint {
-					t.Errorf("suggested something for %q: %q", tt.args[0], msg)
+					t.Errorf("suggested something for %q: %q", typo, msg)
 				}
 				return
 			}

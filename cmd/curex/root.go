@@ -102,6 +102,7 @@ needed from anyone.`,
 			return nil
 		},
 	}
+	root.SetHelpCommand(newHelpCommand())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -129,4 +130,43 @@ func unknownCommand(root *cobra.Command, name string) error {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(sug, "\n\t")
 	}
 	return usageErr(errors.New(msg))
+}
+
+// newHelpCommand is cobra's help command, except that a mistyped topic is
+// the same usage error as a mistyped command, with its suggestions
+// (cobra's own finds the root, whose Args take the rest, and shows the
+// root's help).
+func newHelpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [command]",
+		Short:   "Help about any command",
+		Example: "  curex help export",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []string
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					out = append(out, sub.Name()+"\t"+sub.Short)
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			cmd, rest, err := root.Find(args)
+			if err != nil {
+				return usageErr(err)
+			}
+			if len(rest) > 0 && len(args) > 0 {
+				if cmd == root {
+					return unknownCommand(root, rest[0])
+				}
+				return unknownCommand(cmd, rest[0])
+			}
+			return cmd.Help()
+		},
+	}
 }
