@@ -257,6 +257,7 @@ func TestConfigErrorsNameTheFlag(t *testing.T) {
 		{[]string{"export", "--base-url", local, "--site-url", "https://example.org/?"}, []string{"--site-url", "query"}},
 		{[]string{"export", "--base-url", local, "--site-url", "example.org"}, []string{"--site-url", "absolute"}},
 		{[]string{"export", "--base-url", local, "--progress", "loud"}, []string{"--progress", "auto, bar, plain or none"}},
+		{[]string{"export", "--base-url", local, "--summary-json", "/nonexistent/dir/summary.json"}, []string{"--summary-json", "/nonexistent/dir"}},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer

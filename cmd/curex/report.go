@@ -234,6 +234,22 @@ func registerSummaryJSON(cmd *cobra.Command, g *globals) {
 	cmd.Flags().StringVar(&g.summaryPath, "summary-json", "", "write a machine-readable summary of the run to this file, also when it fails (docs/automation.md)")
 }
 
+// checkSummaryPath refuses, before any work, a --summary-json whose
+// folder does not exist: a night's run should not end unable to say how
+// it went.
+func (g *globals) checkSummaryPath() error {
+	if g.summaryPath == "" {
+		return nil
+	}
+	dir := filepath.Dir(g.summaryPath)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		path := g.summaryPath
+		g.summaryPath = "" // nowhere to write the summary of this refusal
+		return usageErr(fmt.Errorf("--summary-json %s: the folder %s does not exist", path, dir))
+	}
+	return nil
+}
+
 // writeSummary writes the summary of the command that ended with code and
 // message msg to --summary-json, if given: the whole file or nothing, by
 // a rename over the previous one.

@@ -94,6 +94,9 @@ needed from anyone.`,
 				return err
 			}
 			g.fromFile = set
+			if err := g.checkSummaryPath(); err != nil {
+				return err
+			}
 			stop, err := startProfile(g.cpuProfile)
 			if err != nil {
 				return err
