@@ -729,7 +729,7 @@ func faultRows() []faultRow {
 				moveCurriculum(e.t, e.h, "curriculum_201", "org-northwind")
 				e.cfg.Filter.Curricula = []string{"curriculum_201"}
 			},
-			exit: exitUsage, msg: `curricula: "curriculum_201" matches nothing (available: 101)`,
+			exit: exitUsage, msg: `curricula: "curriculum_201" matches nothing (available: algebra-1 (id 101))`,
 		},
 		{
 			name:    "invalid JSON with 200 on one tree",

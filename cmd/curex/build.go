@@ -39,13 +39,20 @@ build names it, writes nothing and exits 1.`,
 			if err != nil {
 				return runError(err)
 			}
+			g.summarize(c.Output, sum, false)
 			printBuildSummary(g, c.Output, cacheDir, sum)
 			return f.publishTo(cmd.Context(), g, target, c.Output, sum)
 		},
 	}
 	f.registerOutput(cmd)
+	// Build reads its trees from the cache: the flags export shares with
+	// it say so.
+	cmd.Flags().Lookup("concurrency").Usage = fmt.Sprintf("trees read from the cache at once, 1 to %d", maxConcurrency)
+	cmd.Flags().Lookup("curriculum").Usage = "base curricula to build, by id or by the slug of their folder, comma-separated or repeated (default all in the cache)"
+	cmd.Flags().Lookup("assets").Usage = "content images: local (the default: copied from the cache under assets/content/, so pages work offline) or remote (loaded from their URLs) (env " + envAssets + ")"
 	f.pub.register(cmd, true)
 	registerConfig(cmd)
+	registerSummaryJSON(cmd, g)
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", defaultCacheDir(), "the ETag cache an earlier export filled")
 	return cmd
 }
@@ -59,6 +66,10 @@ func printPDFs(g *globals, s *exporter.Summary) {
 }
 
 func printBuildSummary(g *globals, out, cache string, s *exporter.Summary) {
+	if g.quiet {
+		g.quietFailures(s)
+		return
+	}
 	fmt.Fprintf(g.stdout, "built %d of %d trees from the cache %s into %s in %s: no API request; %d rendered, %d unchanged; files: %d written, %d unchanged\n",
 		s.Written+s.Reused, s.Planned, cache, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)

@@ -68,6 +68,8 @@ var settings = map[string]source{
 	"publish_concurrency":    {flag: "publish-concurrency", file: true},
 	"log_level":              {flag: "log-level", file: true},
 	"log_format":             {flag: "log-format", file: true},
+	"quiet":                  {flag: "quiet", file: true},
+	"summary_json":           {flag: "summary-json", file: true},
 }
 
 // maxConfigBytes bounds a configuration file.

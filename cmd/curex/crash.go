@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -42,18 +43,23 @@ func (s *secrets) redact(text string) string {
 // user files as a bug. The run's own goroutines recover their panics
 // (crash.Recover) and return them as *crash.PanicError, which execute
 // reports the same way.
-func recoverCrash(stderr io.Writer, s *secrets, code *int) {
+func recoverCrash(stderr io.Writer, s *secrets, code *int, jsonLog func() bool) {
 	v := recover()
 	if v == nil {
 		return
 	}
-	writeCrash(stderr, s, v, debug.Stack())
+	writeCrash(stderr, s, v, debug.Stack(), jsonLog())
 	*code = exitFailed
 }
 
 // writeCrash prints the report of a panic with value v and stack, every
-// secret taken out.
-func writeCrash(stderr io.Writer, s *secrets, v any, stack []byte) {
-	report := fmt.Sprintf("curex: internal error (a bug in curex; the previous output is intact; please report it with what follows): %v\n\n%s", v, stack)
+// secret taken out; asJSON makes it one log record (--log-format json).
+func writeCrash(stderr io.Writer, s *secrets, v any, stack []byte, asJSON bool) {
+	const what = "internal error (a bug in curex; the previous output is intact; please report it with what follows)"
+	if asJSON {
+		slog.New(slog.NewJSONHandler(stderr, nil)).Error(what, "panic", s.redact(fmt.Sprint(v)), "stack", s.redact(string(stack)), "exit_code", exitFailed)
+		return
+	}
+	report := fmt.Sprintf("curex: %s: %v\n\n%s", what, v, stack)
 	fmt.Fprint(stderr, s.redact(report))
 }

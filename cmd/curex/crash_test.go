@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -49,34 +50,46 @@ func TestCrashReportHasNoToken(t *testing.T) {
 		}, "page for token [redacted]"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			g := &globals{stdout: &stdout, stderr: &stderr}
-			root := newRoot(g)
-			f := &apiFlags{}
-			boom := &cobra.Command{Use: "boom", RunE: func(cmd *cobra.Command, _ []string) error {
-				c := exporter.Config{}
-				if err := f.config(g, &c); err != nil {
-					return err
+		for _, format := range []string{"text", "json"} {
+			t.Run(tt.name+"/"+format, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				g := &globals{stdout: &stdout, stderr: &stderr}
+				root := newRoot(g)
+				f := &apiFlags{}
+				boom := &cobra.Command{Use: "boom", RunE: func(cmd *cobra.Command, _ []string) error {
+					c := exporter.Config{}
+					if err := f.config(g, &c); err != nil {
+						return err
+					}
+					return tt.run(c)
+				}}
+				f.register(boom)
+				root.AddCommand(boom)
+				code := execute(context.Background(), g, root, []string{"boom", "--base-url", "https://api.example.org", "--log-format", format})
+				out := stdout.String() + stderr.String()
+				if code != exitFailed {
+					t.Errorf("exit code %d, want %d", code, exitFailed)
 				}
-				return tt.run(c)
-			}}
-			f.register(boom)
-			root.AddCommand(boom)
-			code := execute(context.Background(), g, root, []string{"boom", "--base-url", "https://api.example.org"})
-			out := stdout.String() + stderr.String()
-			if code != exitFailed {
-				t.Errorf("exit code %d, want %d", code, exitFailed)
-			}
-			if strings.Contains(out, tok) {
-				t.Fatalf("the crash report shows the token:\n%s", out)
-			}
-			for _, want := range []string{"curex: internal error", tt.want, "goroutine ", "crash_test.go"} {
-				if !strings.Contains(out, want) {
-					t.Errorf("the crash report lacks %q:\n%s", want, out)
+				if strings.Contains(out, tok) {
+					t.Fatalf("the crash report shows the token:\n%s", out)
 				}
-			}
-		})
+				wants := []string{"curex: internal error", tt.want, "goroutine ", "crash_test.go"}
+				if format == "json" {
+					// One record a line, the stack a field of one.
+					wants[0] = `"msg":"internal error`
+					for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+						if !json.Valid([]byte(line)) {
+							t.Errorf("prose on stderr under --log-format json: %q", line)
+						}
+					}
+				}
+				for _, want := range wants {
+					if !strings.Contains(out, want) {
+						t.Errorf("the crash report lacks %q:\n%s", want, out)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -3,18 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -68,6 +67,15 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	if err != nil {
 		return err
 	}
+	// What demo says besides errors; --quiet silences it.
+	var say io.Writer = g.stdout
+	if g.quiet {
+		say = io.Discard
+	}
+	prog, err := g.progressFor("plain")
+	if err != nil {
+		return err
+	}
 	ds, err := dataset.Sample()
 	if err != nil {
 		return err
@@ -81,7 +89,7 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 		return err
 	}
 	defer srv.Close()
-	fmt.Fprintf(g.stdout, "sandbox with the sample curricula at %s\n", srv.URL)
+	fmt.Fprintf(say, "sandbox with the sample curricula at %s\n", srv.URL)
 
 	cache, err := os.MkdirTemp("", "curex-demo-cache-")
 	if err != nil {
@@ -93,7 +101,7 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 		if _, err := chrome.Find(""); err == nil {
 			formats = append(formats, "pdf")
 		} else {
-			fmt.Fprintln(g.stdout, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
+			fmt.Fprintln(say, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
 		}
 	}
 	date, err := sourceDateEpoch()
@@ -106,7 +114,7 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 		// The sample's images come from the sandbox, on loopback: that
 		// one address is let through, no other private one.
 		AssetHosts: []string{srv.Addr().String()},
-		Progress:   &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe},
+		Progress:   prog,
 	})
 	if err != nil {
 		return runError(err) // a refused output folder is exit 2, as for export
@@ -119,26 +127,26 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	has := func(f ...string) bool {
 		return slices.ContainsFunc(formats, func(x string) bool { return slices.Contains(f, x) })
 	}
-	fmt.Fprintln(g.stdout)
+	fmt.Fprintln(say)
 	if has("html") {
-		fmt.Fprintf(g.stdout, "Open the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
+		fmt.Fprintf(say, "Open the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
 	}
 	each := filepath.Join(abs, "<curriculum>", "<variant>", "<locale>")
 	bundles := filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>")
 	if has("handbook", "pdf") {
-		fmt.Fprintf(g.stdout, "Handbooks:      %s\n", filepath.Join(each, "handbook.html (.pdf)"))
+		fmt.Fprintf(say, "Handbooks:      %s\n", filepath.Join(each, "handbook.html (.pdf)"))
 	}
 	if has("json", "markdown") {
-		fmt.Fprintf(g.stdout, "Bundles:        %s\n", filepath.Join(bundles, "tree.json, markdown/, markdown.zip"))
+		fmt.Fprintf(say, "Bundles:        %s\n", filepath.Join(bundles, "tree.json, markdown/, markdown.zip"))
 	}
 	if has("cartridge") {
-		fmt.Fprintf(g.stdout, "Cartridges:     %s\n", filepath.Join(bundles, layout.CartridgeFile+" (IMS Common Cartridge: import into Canvas, Moodle, ...)"))
+		fmt.Fprintf(say, "Cartridges:     %s\n", filepath.Join(bundles, layout.CartridgeFile+" (IMS Common Cartridge: import into Canvas, Moodle, ...)"))
 	}
 	if has("epub") {
-		fmt.Fprintf(g.stdout, "E-books:        %s\n", filepath.Join(each, "<curriculum>-<variant>-<locale>"+layout.EPUBExt+" (EPUB 3: open in an e-reader)"))
+		fmt.Fprintf(say, "E-books:        %s\n", filepath.Join(each, "<curriculum>-<variant>-<locale>"+layout.EPUBExt+" (EPUB 3: open in an e-reader)"))
 	}
-	fmt.Fprintf(g.stdout, "Preview:        curex serve %s\n", out)
-	fmt.Fprintf(g.stdout, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))
+	fmt.Fprintf(say, "Preview:        curex serve %s\n", out)
+	fmt.Fprintf(say, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))
 	if sum.Partial() {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed", len(sum.Failures), sum.Planned)}
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"strings"
 
+	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -51,7 +53,25 @@ func (g *globals) describe(err error) string {
 	if i < 0 {
 		return msg
 	}
-	return msg[:i] + name + msg[i+len(se.Name):]
+	msg = msg[:i] + name + msg[i+len(se.Name):]
+	for _, h := range lifts {
+		if errors.Is(err, h.err) {
+			if by, ok := g.spell(h.key); ok {
+				msg += " (" + by + ")"
+			}
+		}
+	}
+	return msg
+}
+
+// lifts names the setting that lets through what a library refuses, for
+// refusals whose message says so in words: the library knows its own
+// option (api.WithAllowHTTP), the user the setting (--allow-http).
+var lifts = []struct {
+	err error
+	key string
+}{
+	{api.ErrPlainHTTP, setting.AllowHTTP},
 }
 
 // describeSkip returns why an export was left out, with the setting that

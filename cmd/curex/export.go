@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,9 +19,9 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/progress"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // apiFlags are the flags of every command that talks to the API.
@@ -93,12 +94,12 @@ type selectFlags struct {
 
 func (f *selectFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.curricula, "curriculum", nil, "base curriculum id to export (repeatable; default all)")
+	fl.StringArrayVar(&f.curricula, "curriculum", nil, "base curricula to export, by id or by the slug of their folder, comma-separated or repeated (default all)")
 	fl.StringVar(&f.variants, "variants", "all", "all, base, or a comma-separated list of variant names (may include base)")
 	fl.StringVar(&f.locales, "locales", "all", "all, or a comma-separated list of locale codes")
 	fl.IntVar(&f.minTranslation, "min-translation", 0, "skip locales less than this percent published (0-100)")
 	fl.BoolVar(&f.includeUnpublished, "include-unpublished", false, "include curricula and nodes that are not published")
-	fl.IntVar(&f.concurrency, "concurrency", 4, "trees fetched at once (the rate limiter sets the pace)")
+	fl.IntVar(&f.concurrency, "concurrency", 4, fmt.Sprintf("trees fetched at once, 1 to %d (the rate limiter sets the pace)", maxConcurrency))
 	fl.IntVar(&f.maxTreeNodes, "max-tree-nodes", fetch.DefaultMaxTreeNodes, "most nodes in one tree; a larger tree fails alone (exit 3)")
 }
 
@@ -106,13 +107,31 @@ func (f *selectFlags) filter() (fetch.Filter, error) {
 	if f.minTranslation < 0 || f.minTranslation > 100 {
 		return fetch.Filter{}, usageErr(fmt.Errorf("--min-translation %d: want 0 to 100", f.minTranslation))
 	}
+	var curricula []string
+	for _, c := range f.curricula {
+		curricula = append(curricula, splitList(c)...)
+	}
 	return fetch.Filter{
-		Curricula:          f.curricula,
+		Curricula:          curricula,
 		Variants:           splitList(f.variants),
 		Locales:            splitList(f.locales),
 		MinTranslation:     f.minTranslation,
 		IncludeUnpublished: f.includeUnpublished,
 	}, nil
+}
+
+// maxConcurrency bounds --concurrency. The default limits (60 requests a
+// minute) let one request leave a second: four trees at once already keep
+// the limiter busy, and beyond a few dozen more workers only hold more
+// trees in memory (2 × concurrency + 1 at once, docs/fetching.md).
+const maxConcurrency = 32
+
+// checkConcurrency refuses a --concurrency outside 1..maxConcurrency.
+func checkConcurrency(n int) error {
+	if n < 1 || n > maxConcurrency {
+		return usageErr(setting.Errorf(setting.Concurrency, "%d: want 1 to %d (the rate limits set the pace, not the workers)", n, maxConcurrency))
+	}
+	return nil
 }
 
 func splitList(s string) []string {
@@ -168,6 +187,7 @@ previous output untouched.`,
 	f.registerOutput(cmd)
 	f.pub.register(cmd, true)
 	registerConfig(cmd)
+	registerSummaryJSON(cmd, g)
 	f.sched.register(cmd)
 	return cmd
 }
@@ -180,14 +200,25 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		return err
 	}
 	c.Output, c.Formats, c.Log, c.ThemeDir, c.Paper = f.output, splitList(f.formats), log, f.theme, f.paper
+	if len(c.Formats) == 0 {
+		return usageErr(setting.Errorf(setting.Formats, "%q: want one or more of %s", f.formats, strings.Join(exporter.Formats().Names(), ", ")))
+	}
 	if f.siteURL != "" {
 		u, err := url.Parse(f.siteURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErr(fmt.Errorf("--site-url %q: want an absolute http(s) address", f.siteURL))
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			return usageErr(setting.Errorf(setting.SiteURL, "%q: want an absolute http(s) address", f.siteURL))
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(f.siteURL, "#"):
+			return usageErr(setting.Errorf(setting.SiteURL, "%q: want no query or fragment: pages and the sitemap append paths to it", f.siteURL))
+		case u.User != nil:
+			return usageErr(setting.Errorf(setting.SiteURL, "%q: want no user or password in a public address", f.siteURL))
 		}
 		c.SiteURL = strings.TrimSuffix(u.String(), "/") + "/"
 	}
 	if c.Filter, err = f.sel.filter(); err != nil {
+		return err
+	}
+	if err := checkConcurrency(f.sel.concurrency); err != nil {
 		return err
 	}
 	c.Concurrency, c.MaxTreeNodes = f.sel.concurrency, f.sel.maxTreeNodes
@@ -204,25 +235,14 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if c.SourceDate, err = sourceDateEpoch(); err != nil {
 		return usageErr(err)
 	}
-	switch f.mdLayout {
-	case "default":
-	case "hugo":
+	switch {
+	case f.mdLayout == "hugo":
 		c.MarkdownHugo = true
-	default:
-		return usageErr(fmt.Errorf("--markdown-layout %q: want default or hugo", f.mdLayout))
+	case !slices.Contains(markdownLayouts(), f.mdLayout):
+		return usageErr(fmt.Errorf("--markdown-layout %q: want %s", f.mdLayout, oneOf(markdownLayouts())))
 	}
-	switch f.progress {
-	case "auto":
-		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Bar: isTerminal(g.stderr), Describe: g.describe}
-	case "bar":
-		c.Progress = &progress.Lines{W: g.stderr, Bar: true, Describe: g.describe}
-	case "plain":
-		c.Progress = &progress.Lines{W: g.stderr, Every: 10 * time.Second, Describe: g.describe}
-	case "none":
-	default:
-		return usageErr(fmt.Errorf("--progress %q: want auto, bar, plain or none", f.progress))
-	}
-	return nil
+	c.Progress, err = g.progressFor(f.progress)
+	return err
 }
 
 // Environment variables of the image settings; the flags outrank them,
@@ -244,7 +264,7 @@ func (f *exportFlags) assetsConfig(c *exporter.Config) error {
 		mode = exporter.AssetsLocal
 	case exporter.AssetsLocal, exporter.AssetsRemote:
 	default:
-		return usageErr(fmt.Errorf("%s %q: want local or remote", from, mode))
+		return usageErr(fmt.Errorf("%s %q: want %s", from, mode, oneOf(assetModes())))
 	}
 	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets.v
 	// A flag given (on the command line, or by a file when the
@@ -299,7 +319,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.output, "output", "output", "output folder, or a bucket URL to publish to (s3://bucket/prefix?..., file:///...; see docs/publish.md)")
 	fl.StringVar(&f.formats, "formats", strings.Join(exporter.DefaultFormats(), ","), "formats to write, comma-separated: "+strings.Join(exporter.Formats().Names(), ", ")+" (pdf needs Chromium)")
-	fl.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fl.StringVar(&f.progress, "progress", "auto", "progress display: "+oneOf(progressModes()))
 	fl.StringVar(&f.siteURL, "site-url", "", "the site's absolute address, for sitemap.xml and canonical links")
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
@@ -368,6 +388,7 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	if err != nil {
 		return runError(err)
 	}
+	g.summarize(c.Output, sum, true)
 	printSummary(g, c.Output, sum)
 	if err := f.publishTo(ctx, g, target, c.Output, sum); err != nil {
 		return err
@@ -378,7 +399,13 @@ func runExport(ctx context.Context, g *globals, f *exportFlags) error {
 	return nil
 }
 
+// printSummary prints what a run did on standard output; under --quiet
+// only its failures, as errors (quietFailures).
 func printSummary(g *globals, out string, s *exporter.Summary) {
+	if g.quiet {
+		g.quietFailures(s)
+		return
+	}
 	st := s.Stats
 	fmt.Fprintf(g.stdout, "exported %d of %d trees to %s in %s (%d rendered, %d unchanged and carried over)\n",
 		s.Written+s.Reused, s.Planned, out, s.Duration.Round(time.Millisecond), s.Written, s.Reused)
@@ -409,6 +436,18 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	}
 	if s.NotFetched > 0 {
 		fmt.Fprintf(g.stdout, "%d trees not fetched within --max-requests or --deadline; the next run starts with them (what was fetched is kept)\n", s.NotFetched)
+	}
+}
+
+// quietFailures logs the exports that failed, at error level: all that
+// --quiet says of a partial run besides its exit line.
+func (g *globals) quietFailures(s *exporter.Summary) {
+	log, err := g.logger()
+	if err != nil {
+		return // the flags were checked before the run
+	}
+	for _, fl := range s.Failures {
+		log.Error("export failed", "export", fl.Export.Dir(), "kept", fl.Kept, "error", api.Printable(g.describe(fl.Err)))
 	}
 }
 

@@ -95,8 +95,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // execute runs cmd, the root command made with g, on args; a panic becomes
 // a crash report without secrets (recoverCrash).
 func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string) (code int) {
-	defer recoverCrash(g.stderr, &g.secrets, &code)
+	defer recoverCrash(g.stderr, &g.secrets, &code, g.jsonLog)
 	stderr := g.stderr
+	// Flag values complete only when the shell asks: cobra keeps the
+	// completion functions in a table of its own for the process's life.
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		registerCompletions(cmd)
+	}
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if g.stopProfile != nil {
@@ -104,34 +109,41 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 			err = perr
 		}
 	}
-	if err == nil {
-		return exitOK
-	}
+	code, msg := exitOK, ""
+	var pe *crash.PanicError
+	var in *interrupted
+	var ee *exitError
+	switch {
+	case err == nil:
 	// A panic in one of the run's goroutines, recovered there: the same
 	// report as a panic of the command.
-	var pe *crash.PanicError
-	if errors.As(err, &pe) {
-		writeCrash(stderr, &g.secrets, pe.Value, pe.Stack)
-		return exitFailed
-	}
+	case errors.As(err, &pe):
+		writeCrash(stderr, &g.secrets, pe.Value, pe.Stack, g.jsonLog())
+		code, msg = exitFailed, fmt.Sprintf("internal error: %v", pe.Value)
 	// A run a signal stopped: every stage checks the context, and the
 	// output folder is only replaced by a run that finished.
-	var in *interrupted
-	if errors.As(context.Cause(ctx), &in) {
+	case errors.As(context.Cause(ctx), &in):
 		// A publish cut short has changed its target already.
+		msg = "interrupted; previous output untouched"
 		if pc := (*publishCut)(nil); errors.As(err, &pc) {
-			fmt.Fprintln(stderr, "curex: "+pc.interruptedMessage())
-		} else {
-			fmt.Fprintln(stderr, "curex: interrupted; previous output untouched")
+			msg = pc.interruptedMessage()
 		}
-		return in.code()
+		code = in.code()
+		g.fail(msg, code)
+	default:
+		code, msg = exitFailed, g.describe(err)
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		g.fail(msg, code)
 	}
-	fmt.Fprintf(stderr, "curex: %s\n", g.describe(err))
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
+	if serr := g.writeSummary(code, g.secrets.redact(msg)); serr != nil {
+		if code == exitOK {
+			code = exitFailed
+		}
+		g.fail(serr.Error(), code)
 	}
-	return exitFailed
+	return code
 }
 
 // exitError carries the exit code a failure maps to.

@@ -17,10 +17,22 @@ import (
 
 func newPlanCommand(g *globals) *cobra.Command {
 	f := &exportFlags{}
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Show the variant × locale matrix, the requests an export needs and its ETA",
-		Args:  noArgs,
+		Long: `plan discovers what export would: the curricula the token can see and, for
+each, the variant × locale matrix after --curriculum, --variants, --locales
+and --min-translation. It then says which trees the next run fetches (new,
+changed, due for revalidation) and which come from the cache, what that
+costs in requests and time under the rate limits, and when every tree is
+current. It writes nothing but the ETag cache of discovery. With --json the
+plan is one JSON document on standard output, for scripts and CI
+(docs/automation.md).`,
+		Example: `  curex plan --base-url https://api.example.org
+  curex plan --base-url https://api.example.org --json | jq '.requests.next_run'
+  curex plan --base-url https://api.example.org --variants base --locales en,es --max-requests 500`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			log, err := g.logger()
 			if err != nil {
@@ -33,12 +45,16 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if c.Filter, err = f.sel.filter(); err != nil {
 				return err
 			}
+			if err := checkConcurrency(f.sel.concurrency); err != nil {
+				return err
+			}
 			if err := f.sched.config(&c, time.Now()); err != nil {
 				return err
 			}
-			return runPlan(cmd.Context(), g, c)
+			return runPlan(cmd.Context(), g, c, asJSON)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan as one JSON document (docs/automation.md)")
 	f.api.register(cmd)
 	f.sel.register(cmd)
 	f.sched.register(cmd)
@@ -46,10 +62,13 @@ func newPlanCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPlan(ctx context.Context, g *globals, c exporter.Config) error {
+func runPlan(ctx context.Context, g *globals, c exporter.Config, asJSON bool) error {
 	r, err := exporter.Plan(ctx, c)
 	if err != nil {
 		return runError(err)
+	}
+	if asJSON {
+		return printPlanJSON(g, r)
 	}
 	p := r.Plan
 	w := tabwriter.NewWriter(g.stdout, 2, 4, 2, ' ', 0)

@@ -80,6 +80,7 @@ guard (--allow-mass-delete lifts it). Nothing is written in the bucket then.`,
 		},
 	}
 	f.register(cmd, false)
+	registerSummaryJSON(cmd, g)
 	return cmd
 }
 
@@ -114,11 +115,17 @@ func publishFolder(ctx context.Context, g *globals, dir, rawURL string, f *publi
 			return perr
 		}
 	}
+	if res != nil {
+		g.summarizePublish(dir, res)
+	}
 	if err != nil {
 		if res != nil && res.Uploaded+res.Deleted > 0 {
 			err = &publishCut{target: res.Target, uploaded: res.Uploaded, deleted: res.Deleted, err: err}
 		}
 		return publishError(err)
+	}
+	if g.quiet {
+		return nil
 	}
 	verb := "published"
 	if res.DryRun {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,13 +27,23 @@ type globals struct {
 	// them (see describe).
 	cmd      *cobra.Command
 	fromFile map[string]fromFile
+	// quiet (--quiet) leaves out progress and summaries: only errors
+	// are shown.
+	quiet bool
+	// summaryPath is where --summary-json writes summary, the record of
+	// the running command ("" for nowhere).
+	summaryPath string
+	summary     *runSummary
 }
 
 // logger builds the logger the flags ask for; logs go to standard error.
 func (g *globals) logger() (*slog.Logger, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
-		return nil, usageErr(fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel))
+		return nil, usageErr(fmt.Errorf("--log-level %q: want %s", g.logLevel, oneOf(logLevels())))
+	}
+	if g.quiet && !g.changed("log-level") {
+		level = slog.LevelError // only errors, unless a level was asked for
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(g.logFormat) {
@@ -41,7 +52,7 @@ func (g *globals) logger() (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(g.stderr, opts)), nil
 	}
-	return nil, usageErr(fmt.Errorf("--log-format %q: want text or json", g.logFormat))
+	return nil, usageErr(fmt.Errorf("--log-format %q: want %s", g.logFormat, oneOf(logFormats())))
 }
 
 // newRootCommand returns the curex command writing to stdout and stderr.
@@ -59,11 +70,18 @@ func newRoot(g *globals) *cobra.Command {
 per curriculum variant and locale, printable handbooks, and Markdown and JSON
 bundles. curex sandbox serves the API locally from a dataset, with no token
 needed from anyone.`,
+		Example: `  curex demo
+  curex sandbox &
+  CURRICULUM_API_TOKEN=sandbox-riverbend-token curex export --base-url http://127.0.0.1:8080 --output site/
+  curex build --theme mytheme --output site/
+  curex completion bash > /etc/bash_completion.d/curex`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// cobra's default, which it sets only for a root without Args.
+		SuggestionsMinimumDistance: 2,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErr(fmt.Errorf("unknown command %q (see 'curex --help')", args[0]))
+				return unknownCommand(cmd, args[0])
 			}
 			return nil
 		},
@@ -76,6 +94,9 @@ needed from anyone.`,
 				return err
 			}
 			g.fromFile = set
+			if err := g.checkSummaryPath(); err != nil {
+				return err
+			}
 			stop, err := startProfile(g.cpuProfile)
 			if err != nil {
 				return err
@@ -84,12 +105,71 @@ needed from anyone.`,
 			return nil
 		},
 	}
+	root.SetHelpCommand(newHelpCommand())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
-	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: text or json")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// "curex exprot --base-url ..." fails on the flag before the
+		// root sees its argument: the mistyped command is the news.
+		if !cmd.HasParent() && cmd.Flags().NArg() > 0 {
+			return unknownCommand(cmd, cmd.Flags().Arg(0))
+		}
+		return usageErr(err)
+	})
+	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: "+oneOf(logLevels()))
+	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: "+oneOf(logFormats()))
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "show only errors: no progress, no summary, logs at error level unless --log-level says otherwise")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g))
 	return root
+}
+
+// unknownCommand is the usage error of a command root does not have, with
+// cobra's suggestions of the nearest ones (by edit distance and prefix),
+// as cobra itself gives when a root takes no arguments.
+func unknownCommand(root *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q (see '%s --help')", name, root.CommandPath())
+	if sug := root.SuggestionsFor(name); len(sug) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(sug, "\n\t")
+	}
+	return usageErr(errors.New(msg))
+}
+
+// newHelpCommand is cobra's help command, except that a mistyped topic is
+// the same usage error as a mistyped command, with its suggestions
+// (cobra's own finds the root, whose Args take the rest, and shows the
+// root's help).
+func newHelpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [command]",
+		Short:   "Help about any command",
+		Example: "  curex help export",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []string
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					out = append(out, sub.Name()+"\t"+sub.Short)
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			cmd, rest, err := root.Find(args)
+			if err != nil {
+				return usageErr(err)
+			}
+			if len(rest) > 0 && len(args) > 0 {
+				if cmd == root {
+					return unknownCommand(root, rest[0])
+				}
+				return unknownCommand(cmd, rest[0])
+			}
+			return cmd.Help()
+		},
+	}
 }

@@ -120,7 +120,7 @@ func runSandbox(ctx context.Context, g *globals, f *sandboxFlags) error {
 	<-ctx.Done()
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	fmt.Fprintln(g.stderr, "curex sandbox: stopping")
+	log.Info("sandbox stopping") // a record, so that a JSON log stays JSON
 	return srv.Shutdown(shutdown)
 }
 

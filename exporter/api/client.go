@@ -157,7 +157,7 @@ func parseBaseURL(raw string, allowHTTP bool) (*url.URL, string, error) {
 	case u.Fragment != "":
 		return nil, "", fmt.Errorf("api: base URL %s has a fragment; give only scheme, host and path", shown)
 	case scheme == "http" && !allowHTTP && !isLoopback(u.Hostname()):
-		return nil, "", fmt.Errorf("api: base URL %s is not HTTPS: the token would travel unencrypted to a host that is not a loopback address (use https://, or WithAllowHTTP on a network you trust)", shown)
+		return nil, "", &plainHTTPError{shown: shown}
 	}
 	p := strings.TrimRight(u.EscapedPath(), "/")
 	p = strings.TrimRight(strings.TrimSuffix(p, apiPrefix), "/")

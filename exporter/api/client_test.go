@@ -70,6 +70,9 @@ func TestNew(t *testing.T) {
 				if !strings.Contains(err.Error(), tc.errLike) {
 					t.Errorf("New(%q) error %q does not mention %q", tc.base, err, tc.errLike)
 				}
+				if plain := tc.errLike == "not HTTPS"; errors.Is(err, api.ErrPlainHTTP) != plain {
+					t.Errorf("New(%q): errors.Is(ErrPlainHTTP) = %v, want %v", tc.base, !plain, plain)
+				}
 				if strings.Contains(err.Error(), "pw") {
 					t.Errorf("error shows the password: %v", err)
 				}

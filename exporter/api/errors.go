@@ -43,6 +43,23 @@ var (
 // larger than the limit of WithMaxBodyBytes.
 var ErrBodyTooLarge = errors.New("response body too large")
 
+// ErrPlainHTTP is matched by the error of New for a plain-HTTP base URL
+// on a host that is not a loopback address, given without WithAllowHTTP:
+// the token would travel unencrypted. Callers that name their own setting
+// for WithAllowHTTP (curex's --allow-http) find it with errors.Is.
+var ErrPlainHTTP = errors.New("plain HTTP to a host that is not loopback")
+
+// plainHTTPError is New's refusal of a plain-HTTP base URL; it matches
+// ErrPlainHTTP.
+type plainHTTPError struct{ shown string }
+
+func (e *plainHTTPError) Error() string {
+	return "api: base URL " + e.shown + " is not HTTPS: the token would travel unencrypted to a host that is not a loopback address; use https://, or allow plain HTTP on a network you trust"
+}
+
+// Is reports whether target is ErrPlainHTTP.
+func (e *plainHTTPError) Is(target error) bool { return target == ErrPlainHTTP }
+
 // ErrCache is wrapped by the error of a response that was received and
 // decoded but could not be stored in the Client's Cache (a full disk, a
 // folder that is not writable). Asking again would not help: Retryable is

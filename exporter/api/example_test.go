@@ -164,13 +164,19 @@ func ExampleWithCache() {
 	// 304 true Introduction to Computer Science 4 root nodes
 }
 
-// New refuses to send a token in clear text to another machine.
+// New refuses to send a token in clear text to another machine, with an
+// error matching ErrPlainHTTP, unless WithAllowHTTP is given.
 func ExampleNew() {
 	_, err := api.New("http://curriculum.example.org", "secret")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, api.ErrPlainHTTP))
+	_, err = api.New("http://curriculum.example.org", "secret", api.WithAllowHTTP())
 	fmt.Println(err)
 	c, err := api.New("https://curriculum.example.org/api/v1/", "secret")
 	fmt.Println(c.BaseURL(), err)
 	// Output:
-	// api: base URL http://curriculum.example.org is not HTTPS: the token would travel unencrypted to a host that is not a loopback address (use https://, or WithAllowHTTP on a network you trust)
+	// api: base URL http://curriculum.example.org is not HTTPS: the token would travel unencrypted to a host that is not a loopback address; use https://, or allow plain HTTP on a network you trust
+	// true
+	// <nil>
 	// https://curriculum.example.org <nil>
 }

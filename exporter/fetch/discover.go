@@ -26,7 +26,8 @@ const BaseSlug = "base"
 
 // Filter selects what a run exports.
 type Filter struct {
-	// Curricula are base curriculum ids; empty means all.
+	// Curricula are base curricula by id or by the slug of their folder
+	// (as an unfiltered run names it); empty means all.
 	Curricula []string
 	// Variants is "all" (default), "base", or a list of variant names; the
 	// list may include "base" for the base curriculum itself.
@@ -285,13 +286,21 @@ func (d *discovery) list(ctx context.Context, f Filter) ([]api.Curriculum, *fami
 	if len(f.Curricula) == 0 {
 		return bases, fam, nil
 	}
+	// A curriculum is named by its id or by the slug of its folder on
+	// the site (the slug among all of them, as an unfiltered run gives).
+	slugs := slug.Assign(items(bases))
 	var picked []api.Curriculum
 	for _, id := range f.Curricula {
 		i := slices.IndexFunc(bases, func(b api.Curriculum) bool { return b.ID == id })
 		if i < 0 {
-			return nil, nil, &FilterError{Setting: setting.Curricula, Value: id, Available: curriculumIDs(bases)}
+			i = slices.IndexFunc(bases, func(b api.Curriculum) bool { return slugs[b.ID] == strings.ToLower(id) })
 		}
-		picked = append(picked, bases[i])
+		if i < 0 {
+			return nil, nil, &FilterError{Setting: setting.Curricula, Value: id, Available: curriculumNames(bases, slugs)}
+		}
+		if !slices.ContainsFunc(picked, func(b api.Curriculum) bool { return b.ID == bases[i].ID }) {
+			picked = append(picked, bases[i])
+		}
 	}
 	return picked, fam, nil
 }
@@ -604,10 +613,15 @@ func (f *family) unexplained(cs []CurriculumPlan) bool {
 	return false
 }
 
-func curriculumIDs(cs []api.Curriculum) []string {
+// curriculumNames lists the curricula as a --curriculum may name them:
+// the slug, and the id when it differs.
+func curriculumNames(cs []api.Curriculum, slugs map[string]string) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		out[i] = c.ID
+		out[i] = slugs[c.ID]
+		if c.ID != slugs[c.ID] {
+			out[i] += " (id " + c.ID + ")"
+		}
 	}
 	return out
 }
