@@ -60,13 +60,16 @@ func (g *globals) progressFor(mode string) (exporter.Progress, error) {
 		return &progress.Records{Log: log, Every: progressEvery, Describe: g.describe}, nil
 	}
 	redraw := canRedraw(os.Getenv("TERM"))
+	// A build reads every tree from the cache: its lines speak of no
+	// request and no rate limit.
+	fromCache := g.cmd != nil && g.cmd.Name() == "build"
 	switch {
 	case mode == "bar" && redraw:
-		return &progress.Lines{W: g.stderr, Bar: true, Describe: g.describe}, nil
+		return &progress.Lines{W: g.stderr, Bar: true, Describe: g.describe, FromCache: fromCache}, nil
 	case mode == "auto" && redraw && isTerminal(g.stderr):
-		return &progress.Lines{W: g.stderr, Every: progressEvery, Bar: true, Describe: g.describe}, nil
+		return &progress.Lines{W: g.stderr, Every: progressEvery, Bar: true, Describe: g.describe, FromCache: fromCache}, nil
 	}
-	return &progress.Lines{W: g.stderr, Every: progressEvery, Describe: g.describe}, nil
+	return &progress.Lines{W: g.stderr, Every: progressEvery, Describe: g.describe, FromCache: fromCache}, nil
 }
 
 // canRedraw reports whether a terminal of type term moves the cursor

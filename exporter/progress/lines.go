@@ -27,6 +27,9 @@ type Lines struct {
 	// Describe, when set, spells the error of a failed tree (the CLI
 	// names a setting as the user gave it); nil prints err.Error().
 	Describe func(error) string
+	// FromCache words the lines for a build (curex build): the trees are
+	// read from the cache, with no request and no rate limit to speak of.
+	FromCache bool
 
 	mu      sync.Mutex
 	total   int
@@ -41,6 +44,10 @@ func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total, p.limiter, p.start = trees, l, time.Now()
+	if p.FromCache {
+		fmt.Fprintf(p.W, "plan: %d trees, read from the cache (no API request)\n", trees)
+		return
+	}
 	fmt.Fprintf(p.W, "plan: %d trees, %d requests, about %s under the rate limits\n", trees, requests, round(l.ETA(requests)))
 }
 
@@ -70,6 +77,9 @@ func (p *Lines) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 	}
 	line := fmt.Sprintf("%d/%d trees · %d requests (%d × 304, %d × 429, %d retries) · %s elapsed, about %s left",
 		p.done, p.total, s.Requests, s.NotModified, s.RateLimited, s.Retries, round(now.Sub(p.start)), round(eta))
+	if p.FromCache {
+		line = fmt.Sprintf("%d/%d trees read from the cache · %s elapsed", p.done, p.total, round(now.Sub(p.start)))
+	}
 	if p.Bar {
 		width := 24
 		filled := 0

@@ -27,10 +27,11 @@ func TestLines(t *testing.T) {
 		return strings.Replace(err.Error(), setting.MaxTreeNodes, "--max-tree-nodes", 1)
 	}
 	tests := []struct {
-		name     string
-		describe func(error) string
-		results  []fetch.Result
-		want     []string // the lines, each by a prefix
+		name      string
+		describe  func(error) string
+		fromCache bool
+		results   []fetch.Result
+		want      []string // the lines, each by a prefix
 	}{
 		{name: "no failure",
 			results: []fetch.Result{{Export: e("en")}, {Export: e("es")}, {Export: e("fr")}},
@@ -44,11 +45,14 @@ func TestLines(t *testing.T) {
 		{name: "terminal controls removed", describe: flag,
 			results: []fetch.Result{{Export: e("en"), Err: errors.New("bad\x1b[2Janswer")}},
 			want:    []string{"plan: 1 trees", "failed: algebra-1/base/en: badanswer", "1/1 trees"}},
+		{name: "a build speaks of the cache", fromCache: true,
+			results: []fetch.Result{{Export: e("en")}, {Export: e("es")}},
+			want:    []string{"plan: 2 trees, read from the cache (no API request)", "1/2 trees read from the cache · ", "2/2 trees read from the cache · "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			p := &progress.Lines{W: &buf, Every: time.Hour, Describe: tc.describe}
+			p := &progress.Lines{W: &buf, Every: time.Hour, Describe: tc.describe, FromCache: tc.fromCache}
 			p.Planned(len(tc.results), 7, pace.NewLimiter(pace.LimiterOptions{}))
 			for _, r := range tc.results {
 				p.TreeDone(r, fetch.StatsSnapshot{})
