@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // mkdocsConfig builds a bundle as a site's docs_dir with the hooks that
