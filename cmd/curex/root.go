@@ -90,6 +90,6 @@ needed from anyone.`,
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: text or json")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
-	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g))
+	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g), newValidateCommand(g))
 	return root
 }
