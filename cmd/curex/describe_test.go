@@ -42,6 +42,17 @@ func TestSettingsTable(t *testing.T) {
 		}
 		return false
 	}
+	envs := map[string]string{}
+	for k := range settings {
+		e := envName(k)
+		if prev, dup := envs[e]; dup {
+			t.Errorf("%s and %s share the variable %s", k, prev, e)
+		}
+		envs[e] = k
+		if !strings.HasPrefix(e, "CUREX_") && e != "SOURCE_DATE_EPOCH" {
+			t.Errorf("%s: variable %s is not CUREX_ something", k, e)
+		}
+	}
 	for k, src := range settings {
 		switch {
 		case src.flag == "" && src.env == "":

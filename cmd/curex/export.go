@@ -65,7 +65,7 @@ func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 		if errors.Is(err, api.ErrNoToken) && from == "" {
 			return usageErr(fmt.Errorf("no API token: set %s (or %s) or give --token-file", envToken, api.EnvToken))
 		}
-		return usageErr(fmt.Errorf("$%s: %w", from, err))
+		return usageErr(err) // it names the variable, never the token
 	} else {
 		c.Token = tok
 	}
