@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
 	"github.com/curex/curex/internal/golden"
 )
 
@@ -107,4 +108,32 @@ func TestValidate(t *testing.T) {
 	if code, _, errs := validate(nil); code != exitUsage || !strings.Contains(errs, "want one or more files") {
 		t.Errorf("no file: exit %d, %q", code, errs)
 	}
+}
+
+// FuzzValidate feeds arbitrary bytes to curex validate's reading of a
+// file: it never panics, and a result is either valid, or says why not
+// (an error or at least one problem with a JSON Pointer).
+func FuzzValidate(f *testing.F) {
+	for _, s := range []string{"", "{}", "[]", "null", `{"format":"curex.tree/v1"}`, `{"format":"curex.tree/v1","nodes":[{"path":"../x.html"}]}`,
+		strings.Repeat("[", 20000) + strings.Repeat("]", 20000), `{"a":1} {"b":2}`, "\xff\xfe"} {
+		f.Add([]byte(s))
+	}
+	v, err := jsonbundletest.NewValidator()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := validateFile(v, bytes.NewReader(data), "-")
+		switch {
+		case r.Valid && (r.Error != "" || len(r.Problems) > 0):
+			t.Fatalf("valid with complaints: %+v", r)
+		case !r.Valid && r.Error == "" && len(r.Problems) == 0:
+			t.Fatalf("invalid without a reason: %+v", r)
+		}
+		for _, p := range r.Problems {
+			if p.Location != "" && !strings.HasPrefix(p.Location, "/") {
+				t.Fatalf("location %q is not a JSON Pointer", p.Location)
+			}
+		}
+	})
 }
