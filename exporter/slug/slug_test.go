@@ -222,3 +222,22 @@ func FuzzSlug(f *testing.F) {
 		}
 	})
 }
+
+// TestAssignScripts keeps siblings apart whose names differ only in case,
+// accents or Unicode normalization, in any script.
+func TestAssignScripts(t *testing.T) {
+	items := []Item{
+		{Key: "1", Name: "Математика"}, {Key: "2", Name: "МАТЕМАТИКА"},
+		{Key: "3", Name: "Café"}, {Key: "4", Name: "Cafe\u0301"}, {Key: "5", Name: "Cafe"},
+		{Key: "6", Name: "数学"}, {Key: "7", Name: "数学 "},
+		{Key: "8", Name: "Tiếng Việt"}, {Key: "9", Name: "Tieng Viet"},
+	}
+	got := Assign(items)
+	want := map[string]string{"1": "математика", "2": "математика-2", "3": "cafe", "4": "cafe-4", "5": "cafe-5",
+		"6": "数学", "7": "数学-7", "8": "tieng-viet", "9": "tieng-viet-9"}
+	for k, v := range want {
+		if got[k] != v || !safe(got[k]) {
+			t.Errorf("slug of %s (%q) = %q, want %q", k, items[k[0]-'1'].Name, got[k], v)
+		}
+	}
+}
