@@ -199,6 +199,7 @@ func TestPrecedence(t *testing.T) {
 		{"int: flag beats environment", []string{"--concurrency", "1"}, map[string]string{"CUREX_CONCURRENCY": "8"}, "concurrency: 2\n", "concurrency", "1", "--concurrency"},
 
 		{"persistent flag from the environment", nil, map[string]string{"CUREX_LOG_FORMAT": "json"}, "log_format: text\n", "log-format", "json", "CUREX_LOG_FORMAT"},
+		{"CUREX_ASSETS, as before", nil, map[string]string{"CUREX_ASSETS": "remote"}, "assets: local\n", "assets", "remote", "CUREX_ASSETS"},
 		{"the base URL from the environment", nil, map[string]string{"CUREX_BASE_URL": "http://127.0.0.1:9"}, "", "base-url", "http://127.0.0.1:9", "CUREX_BASE_URL"},
 	}
 	for _, tt := range tests {
