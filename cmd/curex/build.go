@@ -49,7 +49,7 @@ build names it, writes nothing and exits 1.`,
 	// it say so.
 	cmd.Flags().Lookup("concurrency").Usage = fmt.Sprintf("trees read from the cache at once, 1 to %d", maxConcurrency)
 	cmd.Flags().Lookup("curriculum").Usage = "base curricula to build, by id or by the slug of their folder, comma-separated or repeated (default all in the cache)"
-	cmd.Flags().Lookup("assets").Usage = "content images: local (the default: copied from the cache under assets/content/, so pages work offline) or remote (loaded from their URLs) (env " + envAssets + ")"
+	cmd.Flags().Lookup("assets").Usage = "content images: local (the default: copied from the cache under assets/content/, so pages work offline) or remote (loaded from their URLs) (env CUREX_ASSETS)"
 	f.pub.register(cmd, true)
 	registerConfig(cmd)
 	registerSummaryJSON(cmd, g)

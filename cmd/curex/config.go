@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
+	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/setting"
@@ -20,8 +22,10 @@ import (
 type source struct {
 	// flag is the flag that sets it, without the dashes ("" for none).
 	flag string
-	// env is the environment variable that gives it ("" for none): it
-	// outranks the configuration file, and the flag outranks it.
+	// env is the environment variable that gives it, when it is not the
+	// one envName derives from the key (CUREX_ and the key in capitals).
+	// The variable outranks the configuration file, and the flag
+	// outranks the variable.
 	env string
 	// file tells whether a configuration file may give it (under its key).
 	file bool
@@ -29,14 +33,19 @@ type source struct {
 
 // settings is the one table between the names the library gives settings
 // and the names users give them: each key (a key of curex.yaml, and the
-// Name of a setting.Error) maps to its flag and environment variable. A
-// key of a file that names a flag the running command does not have is
-// ignored, so one file serves export, plan and build; a key not listed
-// here, or not allowed in a file, is an error. The token has no flag and
-// never goes in a file: it comes from the environment or token_file.
+// Name of a setting.Error) maps to its flag, and to its environment
+// variable (CUREX_ and the key in capitals, unless env names another). A
+// key of a file, or a variable, that names a flag the running command
+// does not have is ignored, so one file serves export, plan, build and
+// publish; a key not listed here, or not allowed in a file, is an error.
+// The token has no flag and never goes in a file: it comes from the
+// environment (CUREX_TOKEN or CURRICULUM_API_TOKEN) or token_file.
+//
+// Adding a setting is adding a line here (and a row to
+// docs/configuration.md): the file key and the variable follow.
 var settings = map[string]source{
-	setting.BaseURL:          {flag: "base-url", env: "CUREX_BASE_URL", file: true},
-	setting.Token:            {flag: "token-file", env: api.EnvToken},
+	setting.BaseURL:          {flag: "base-url", file: true},
+	setting.Token:            {env: envToken},
 	"token_file":             {flag: "token-file", file: true},
 	setting.AllowHTTP:        {flag: "allow-http", file: true},
 	"rate_limit":             {flag: "rate-limit", file: true},
@@ -53,10 +62,10 @@ var settings = map[string]source{
 	setting.SiteURL:          {flag: "site-url", file: true},
 	setting.Theme:            {flag: "theme", file: true},
 	setting.Paper:            {flag: "paper", file: true},
-	setting.PDFTimeout:       {flag: "pdf-timeout"},
+	setting.PDFTimeout:       {flag: "pdf-timeout", file: true},
 	setting.MarkdownLayout:   {flag: "markdown-layout", file: true},
-	setting.Assets:           {flag: "assets", env: envAssets, file: true},
-	setting.PrivateAssets:    {flag: "allow-private-assets", env: envAllowPrivateAssets, file: true},
+	setting.Assets:           {flag: "assets", file: true},
+	setting.PrivateAssets:    {flag: "allow-private-assets", file: true},
 	setting.MaxRequests:      {flag: "max-requests", file: true},
 	setting.Deadline:         {flag: "deadline", file: true},
 	setting.Revalidate:       {flag: "revalidate", file: true},
@@ -72,54 +81,263 @@ var settings = map[string]source{
 	"summary_json":           {flag: "summary-json", file: true},
 }
 
+// Environment variables that are not a row's derived name.
+const (
+	// envToken is curex's name for the token variable; api.EnvToken
+	// (CURRICULUM_API_TOKEN) is accepted beside it (see tokenFromEnv).
+	envToken = "CUREX_TOKEN"
+	// envConfig names the configuration file when --config does not.
+	envConfig = "CUREX_CONFIG"
+)
+
+// configNames are the files a command looks for in the working folder
+// when neither --config nor CUREX_CONFIG names one. Both spellings are
+// found (YAML tools use both), but both at once is an error: which one
+// wins would be a guess.
+var configNames = []string{"curex.yaml", "curex.yml"}
+
+// settingAnnotation, on a flag, names the setting the flag gives when
+// that is not the one the table maps the flag's name to: publish's
+// --concurrency is publish_concurrency, not concurrency.
+const settingAnnotation = "curex-setting"
+
+// envName returns the environment variable of the setting key.
+func envName(key string) string {
+	if src, ok := settings[key]; ok && src.env != "" {
+		return src.env
+	}
+	return "CUREX_" + strings.ToUpper(key)
+}
+
+// settingFlag returns the flag of fs that gives the setting key, or nil
+// when the command has none.
+func settingFlag(fs *pflag.FlagSet, key string) *pflag.Flag {
+	var annotated *pflag.Flag
+	fs.VisitAll(func(f *pflag.Flag) {
+		if a := f.Annotations[settingAnnotation]; len(a) == 1 && a[0] == key {
+			annotated = f
+		}
+	})
+	if annotated != nil {
+		return annotated
+	}
+	src, ok := settings[key]
+	if !ok || src.flag == "" {
+		return nil
+	}
+	f := fs.Lookup(src.flag)
+	if f == nil {
+		return nil
+	}
+	if a := f.Annotations[settingAnnotation]; len(a) == 1 && a[0] != key {
+		return nil // the flag gives another setting on this command
+	}
+	return f
+}
+
 // maxConfigBytes bounds a configuration file.
 const maxConfigBytes = 1 << 20
 
-// registerConfig adds --config to a command.
+// registerConfig adds --config to a command: the commands that have it
+// read settings from a file and from CUREX_ variables.
 func registerConfig(cmd *cobra.Command) {
-	cmd.Flags().String("config", "", "a YAML file of settings (curex.yaml); flags and environment win over it")
+	cmd.Flags().String("config", "", "a YAML file of settings (default: curex.yaml or curex.yml in the working folder, or $"+envConfig+`; --config '' reads none); flags and environment win over it`)
 }
 
-// applyConfig reads the file --config names, if any, and sets every flag
-// that neither the command line nor the environment set. It returns the
-// flags the file set, for messages that name a setting as the user gave
-// it.
+// applyConfig fills in the flags the command line left unset, from the
+// environment (CUREX_ variables) and then from the configuration file:
+// the one --config names, else the one CUREX_CONFIG names, else curex.yaml
+// or curex.yml in the working folder. It does nothing for a command
+// without --config. It returns where each flag it set came from, for
+// messages that name a setting as the user gave it, and logs which file it
+// read (at info level when it found the file by itself, at debug level
+// when told).
 func applyConfig(cmd *cobra.Command) (map[string]fromFile, error) {
-	f := cmd.Flags().Lookup("config")
-	if f == nil || f.Value.String() == "" {
+	if cmd.Flags().Lookup("config") == nil {
 		return nil, nil
 	}
-	path := f.Value.String()
-	data, err := os.ReadFile(path)
+	path, found, err := configPath(cmd)
 	if err != nil {
-		return nil, usageErr(fmt.Errorf("--config: %w", err))
+		return nil, err
 	}
-	vals, err := parseConfig(data)
-	if err != nil {
-		return nil, usageErr(fmt.Errorf("--config %s: %w", path, err))
+	var vals map[string]fileSetting
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, usageErr(fmt.Errorf("configuration file: %w", err))
+		}
+		list, err := parseConfig(data)
+		if err != nil {
+			return nil, usageErr(fmt.Errorf("%s:%w", path, err)) // "curex.yaml:3: ..." or "curex.yaml: ..."
+		}
+		vals = map[string]fileSetting{}
+		for _, v := range list {
+			vals[v.key] = v
+		}
 	}
 	set := map[string]fromFile{}
-	for _, v := range vals {
-		fl := cmd.Flags().Lookup(v.flag)
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		fl := settingFlag(cmd.Flags(), key)
 		if fl == nil || fl.Changed {
 			continue // not this command's, or the command line set it
 		}
-		if env := settings[v.key].env; env != "" && os.Getenv(env) != "" {
+		if env := envName(key); os.Getenv(env) != "" {
+			v := os.Getenv(env)
+			if err := setFlag(fl, splitEnv(fl, v)); err != nil {
+				return nil, usageErr(fmt.Errorf("%s=%q: %w", env, v, err))
+			}
+			set[fl.Name] = fromFile{key: key, env: env}
 			continue
 		}
-		for _, s := range v.values {
-			if err := cmd.Flags().Set(v.flag, s); err != nil {
-				return nil, usageErr(fmt.Errorf("--config %s line %d: %s: %w", path, v.line, v.key, err))
-			}
+		v, ok := vals[key]
+		if !ok {
+			continue
 		}
-		set[v.flag] = fromFile{key: v.key, path: path}
+		if err := setFlag(fl, v.values); err != nil {
+			return nil, usageErr(fmt.Errorf("%s:%d: %s: %w", path, v.line, key, err))
+		}
+		set[fl.Name] = fromFile{key: key, path: path, line: v.line}
+	}
+	if path != "" {
+		logConfig(cmd, path, found)
 	}
 	return set, nil
 }
 
-// fromFile is a flag a configuration file set: the key it was given under,
-// and the file.
-type fromFile struct{ key, path string }
+// configPath returns the configuration file to read ("" for none), and
+// whether it was found in the working folder rather than named.
+func configPath(cmd *cobra.Command) (path string, found bool, err error) {
+	if f := cmd.Flags().Lookup("config"); f.Changed {
+		return f.Value.String(), false, nil // --config '' reads none
+	}
+	if v, ok := os.LookupEnv(envConfig); ok {
+		return v, false, nil
+	}
+	var have []string
+	for _, name := range configNames {
+		st, err := os.Stat(name)
+		switch {
+		case err == nil && st.Mode().IsRegular():
+			have = append(have, name)
+		case err == nil:
+			return "", false, usageErr(fmt.Errorf("%s in the working folder is not a file", name))
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", false, usageErr(fmt.Errorf("configuration file: %w", err))
+		}
+	}
+	switch len(have) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return have[0], true, nil
+	}
+	return "", false, usageErr(fmt.Errorf("both %s are in the working folder: keep one, or name one with --config", strings.Join(have, " and ")))
+}
+
+// logConfig says which configuration file the command read: at info
+// level when the command found it by itself (a file in the working folder
+// changes a run, so the user is told), at debug level when --config or
+// CUREX_CONFIG named it. The log flags are read as the file left them.
+func logConfig(cmd *cobra.Command, path string, found bool) {
+	level, _ := cmd.Flags().GetString("log-level")
+	format, _ := cmd.Flags().GetString("log-format")
+	log, err := (&globals{logLevel: level, logFormat: format, stderr: cmd.ErrOrStderr()}).logger()
+	if err != nil {
+		return // the command reports the bad flag itself
+	}
+	if found {
+		log.Info("read settings from the working folder", "file", path)
+		return
+	}
+	log.Debug("read settings", "file", path)
+}
+
+// setFlag sets fl to each of values in turn (several for a repeatable
+// flag).
+func setFlag(fl *pflag.Flag, values []string) error {
+	for _, s := range values {
+		if err := fl.Value.Set(s); err != nil {
+			return err
+		}
+	}
+	fl.Changed = true
+	return nil
+}
+
+// splitEnv returns the values a variable gives fl: its comma-separated
+// items for a repeatable flag (CUREX_CURRICULA=101,201), else the value.
+func splitEnv(fl *pflag.Flag, v string) []string {
+	if !repeatable(fl) {
+		return []string{v}
+	}
+	var out []string
+	for p := range strings.SplitSeq(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// repeatable tells whether fl takes one value per use.
+func repeatable(fl *pflag.Flag) bool {
+	t := fl.Value.Type()
+	return strings.HasSuffix(t, "Array") || strings.HasSuffix(t, "Slice")
+}
+
+// fromFile is a flag that the environment or a configuration file set:
+// the key of the setting, and the variable (env) or the file and line.
+type fromFile struct {
+	key, env, path string
+	line           int
+}
+
+// spelled returns how the user gave the setting: "CUREX_PAPER", or
+// "curex.yaml:3: paper".
+func (f fromFile) spelled() string {
+	if f.env != "" {
+		return f.env
+	}
+	if f.line > 0 {
+		return fmt.Sprintf("%s:%d: %s", f.path, f.line, f.key)
+	}
+	return f.key + " in " + f.path
+}
+
+// tokenFromEnv returns the token from CUREX_TOKEN or CURRICULUM_API_TOKEN,
+// and the variable it came from. When both are set they must agree: two
+// different tokens are refused rather than one picked, since a run with
+// the wrong account's token exports the wrong curricula. No error shows a
+// token. It wraps api.ErrNoToken when neither is set.
+func tokenFromEnv() (token, from string, err error) {
+	ours, legacy := os.Getenv(envToken), os.Getenv(api.EnvToken)
+	switch {
+	case ours == "" && legacy == "":
+		return "", "", fmt.Errorf("neither %s nor %s is set: %w", envToken, api.EnvToken, api.ErrNoToken)
+	case ours != "" && legacy != "" && strings.TrimSpace(ours) != strings.TrimSpace(legacy):
+		return "", envToken, fmt.Errorf("%s and %s hold different tokens: unset one", envToken, api.EnvToken)
+	case ours != "":
+		from = envToken
+	default:
+		from = api.EnvToken
+	}
+	token, err = api.TokenFromVar(from)
+	return token, from, err
+}
+
+// tokenEnv returns the variable the token comes from when no file gives
+// it: CUREX_TOKEN when set, else CURRICULUM_API_TOKEN.
+func tokenEnv() string {
+	if os.Getenv(envToken) != "" {
+		return envToken
+	}
+	return api.EnvToken
+}
 
 // fileSetting is one key of a configuration file: the flag it sets and the
 // values to set it to (several for a repeatable flag).
@@ -130,12 +348,14 @@ type fileSetting struct {
 }
 
 // parseConfig reads a configuration file: a YAML mapping of the keys in
-// settings to scalars or lists of scalars. It names the line of every
-// problem, and refuses a token: secrets come from the environment or
+// settings to scalars or lists of scalars. Its errors begin with the line
+// of the problem and a colon ("3: ..."), or a space when no line is known,
+// so that the caller's "curex.yaml:" before them reads as an editor
+// expects. It refuses a token: secrets come from the environment or
 // token_file only.
 func parseConfig(data []byte) ([]fileSetting, error) {
 	if len(data) > maxConfigBytes {
-		return nil, fmt.Errorf("%d bytes, more than %d", len(data), maxConfigBytes)
+		return nil, fmt.Errorf(" %d bytes, more than %d", len(data), maxConfigBytes)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -143,14 +363,14 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil // an empty file
 		}
-		return nil, fmt.Errorf("not valid YAML: %w", err)
+		return nil, fmt.Errorf(" not valid YAML: %w", err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: want a mapping of settings (key: value)", m.Line)
+		return nil, fmt.Errorf("%d: want a mapping of settings (key: value)", m.Line)
 	}
 	seen := map[string]bool{}
 	var out []fileSetting
@@ -158,14 +378,14 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		k, v := m.Content[i], m.Content[i+1]
 		key := k.Value
 		if key == "token" || key == "api_token" {
-			return nil, fmt.Errorf("line %d: %s: the token never goes in a file of settings; set CURRICULUM_API_TOKEN or token_file", k.Line, key)
+			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, envToken)
 		}
 		src, ok := settings[key]
 		if !ok || !src.file || k.Kind != yaml.ScalarNode {
-			return nil, fmt.Errorf("line %d: unknown setting %q (known: %s)", k.Line, key, strings.Join(knownSettings(), ", "))
+			return nil, fmt.Errorf("%d: unknown setting %q (known: %s)", k.Line, key, strings.Join(knownSettings(), ", "))
 		}
 		if seen[key] {
-			return nil, fmt.Errorf("line %d: %s given twice", k.Line, key)
+			return nil, fmt.Errorf("%d: %s given twice", k.Line, key)
 		}
 		seen[key] = true
 		flag := src.flag
@@ -177,7 +397,7 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 			var items []string
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode {
-					return nil, fmt.Errorf("line %d: %s: want a list of plain values", it.Line, key)
+					return nil, fmt.Errorf("%d: %s: want a list of plain values", it.Line, key)
 				}
 				items = append(items, it.Value)
 			}
@@ -187,7 +407,7 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 				s.values = []string{strings.Join(items, ",")}
 			}
 		default:
-			return nil, fmt.Errorf("line %d: %s: want a value or a list of values", v.Line, key)
+			return nil, fmt.Errorf("%d: %s: want a value or a list of values", v.Line, key)
 		}
 		out = append(out, s)
 	}

@@ -54,6 +54,7 @@ the website, the bundles, the handbook and, with Chromium, its PDF).`,
 	cmd.Flags().BoolVar(&serveIt, "serve", false, "serve the output folder over HTTP after the export")
 	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address --serve listens on (host:port)")
 	cmd.Flags().StringVar(&formats, "formats", "", "comma-separated formats, as for export (default: "+strings.Join(exporter.DefaultFormats(), ",")+", and pdf when Chromium is found)")
+	registerConfig(cmd)
 	return cmd
 }
 

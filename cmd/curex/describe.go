@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"strings"
 
 	"github.com/curex/curex/exporter/api"
@@ -11,7 +10,7 @@ import (
 
 // spell returns the setting key as the user gave it to this run, by the
 // table settings: the flag ("--max-tree-nodes") when the command line set
-// it, the key and the file ("max_tree_nodes in curex.yaml") when a
+// it, the file, line and key ("curex.yaml:3: max_tree_nodes") when a
 // configuration file did, the environment variable ("CUREX_BASE_URL")
 // when that gave it, and else the flag that would set it. ok is false for
 // a key the table does not know. Values are never shown: the message says
@@ -21,18 +20,57 @@ func (g *globals) spell(key string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if src.flag != "" && g.cmd != nil {
-		if fl := g.cmd.Flags().Lookup(src.flag); fl != nil && fl.Changed {
-			if f, ok := g.fromFile[src.flag]; ok {
-				return f.key + " in " + f.path, true
-			}
-			return "--" + src.flag, true
+	if key == setting.Token { // from token_file when given, else a variable
+		if s, given := g.given("token_file"); given {
+			return s, true
 		}
+		return tokenEnv(), true
 	}
-	if src.env != "" && (src.flag == "" || os.Getenv(src.env) != "") {
-		return src.env, true
+	if s, given := g.given(key); given {
+		return s, true
+	}
+	if src.flag == "" {
+		return envName(key), true
 	}
 	return "--" + src.flag, true
+}
+
+// given returns how the user gave the setting key to this run's command
+// (see spell), if they did.
+func (g *globals) given(key string) (string, bool) {
+	if g.cmd == nil {
+		return "", false
+	}
+	fl := settingFlag(g.cmd.Flags(), key)
+	if fl == nil {
+		return "", false
+	}
+	if f, ok := g.fromFile[fl.Name]; ok {
+		return f.spelled(), true
+	}
+	if fl.Changed {
+		return "--" + fl.Name, true
+	}
+	return "", false
+}
+
+// respellFlag returns msg with the flag it begins with ("--paper ..."),
+// when the environment or a configuration file set that flag, spelled as
+// the user gave it ("CUREX_PAPER ...", "curex.yaml:4: paper ..."): the
+// command's own checks name flags, and the user may have given none.
+func (g *globals) respellFlag(msg string) string {
+	if !strings.HasPrefix(msg, "--") {
+		return msg
+	}
+	name := msg[2:]
+	if i := strings.IndexAny(name, " :="); i >= 0 {
+		name = name[:i]
+	}
+	f, ok := g.fromFile[name]
+	if !ok {
+		return msg
+	}
+	return f.spelled() + msg[2+len(name):]
 }
 
 // describe returns err's message with the setting it names, if any,
@@ -43,7 +81,7 @@ func (g *globals) describe(err error) string {
 	msg := err.Error()
 	se, ok := setting.Of(err)
 	if !ok {
-		return msg
+		return g.respellFlag(msg)
 	}
 	name, ok := g.spell(se.Name)
 	if !ok {

@@ -42,6 +42,17 @@ func TestSettingsTable(t *testing.T) {
 		}
 		return false
 	}
+	envs := map[string]string{}
+	for k := range settings {
+		e := envName(k)
+		if prev, dup := envs[e]; dup {
+			t.Errorf("%s and %s share the variable %s", k, prev, e)
+		}
+		envs[e] = k
+		if !strings.HasPrefix(e, "CUREX_") && e != "SOURCE_DATE_EPOCH" {
+			t.Errorf("%s: variable %s is not CUREX_ something", k, e)
+		}
+	}
 	for k, src := range settings {
 		switch {
 		case src.flag == "" && src.env == "":
@@ -71,7 +82,7 @@ func TestDescribe(t *testing.T) {
 		{"flag at its default", nil, nil, nil, large,
 			"fetch algebra-1/base/en: --max-tree-nodes: the tree has more than 5 nodes"},
 		{"configuration file", []string{"--max-tree-nodes", "5"}, nil, map[string]string{"max-tree-nodes": "max_tree_nodes"}, large,
-			"fetch algebra-1/base/en: max_tree_nodes in curex.yaml: the tree has more than 5 nodes"},
+			"fetch algebra-1/base/en: curex.yaml:3: max_tree_nodes: the tree has more than 5 nodes"},
 		{"environment", nil, map[string]string{"CUREX_BASE_URL": "http://127.0.0.1:1"}, nil,
 			setting.Errorf(setting.BaseURL, "cannot reach the API: refused"), "CUREX_BASE_URL: cannot reach the API: refused"},
 		{"flag beats the environment", []string{"--base-url", "http://127.0.0.1:1"}, map[string]string{"CUREX_BASE_URL": "http://x"}, nil,
@@ -91,6 +102,7 @@ func TestDescribe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			clearSettingsEnv(t)
 			for _, k := range []string{"CUREX_BASE_URL", api.EnvToken, "SOURCE_DATE_EPOCH"} {
 				t.Setenv(k, tt.env[k])
 			}
@@ -103,11 +115,14 @@ func TestDescribe(t *testing.T) {
 				t.Fatal(err)
 			}
 			g.cmd = cmd
+			if g.fromFile, err = applyConfig(cmd); err != nil { // the environment
+				t.Fatal(err)
+			}
 			for fl, key := range tt.file {
 				if g.fromFile == nil {
 					g.fromFile = map[string]fromFile{}
 				}
-				g.fromFile[fl] = fromFile{key: key, path: "curex.yaml"}
+				g.fromFile[fl] = fromFile{key: key, path: "curex.yaml", line: 3}
 			}
 			if got := g.describe(tt.err); !strings.HasPrefix(got, tt.want) {
 				t.Errorf("describe = %q\nwant it to begin %q", got, tt.want)
@@ -140,7 +155,7 @@ func TestSettingErrorsAsGiven(t *testing.T) {
 		{"export: a flag the library refuses", "", []string{"export", "--base-url", good, "--revalidate", "sometimes"}, exitUsage, "stderr",
 			`curex: --revalidate: "sometimes": want rolling, always or never`},
 		{"export: the same from the file", "", []string{"export", "--base-url", good, "--config", cfg}, exitUsage, "stderr",
-			`curex: revalidate in ` + cfg + `: "sometimes": want rolling, always or never`},
+			`curex: ` + cfg + `:1: revalidate: "sometimes": want rolling, always or never`},
 		{"plan: a flag the library refuses", "", []string{"plan", "--base-url", good, "--revalidate-within", "10m"}, exitUsage, "stderr",
 			`curex: --revalidate-within: "10m": want at least 1h`},
 		{"export: a selection that matches nothing", "", []string{"export", "--base-url", good, "--variants", "Atlantis"}, exitUsage, "stderr",

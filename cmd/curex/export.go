@@ -53,10 +53,7 @@ func defaultCacheDir() string {
 // default. The token comes from the environment or a file, never a flag.
 // The token is registered with g's secrets once read.
 func (f *apiFlags) config(g *globals, c *exporter.Config) error {
-	c.BaseURL = f.baseURL
-	if c.BaseURL == "" {
-		c.BaseURL = os.Getenv("CUREX_BASE_URL")
-	}
+	c.BaseURL = f.baseURL // or CUREX_BASE_URL, through the flag (applyConfig)
 	if c.BaseURL == "" {
 		return usageErr(errors.New("no API base URL: give --base-url or set CUREX_BASE_URL"))
 	}
@@ -65,11 +62,13 @@ func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 		if c.Token, err = api.ReadTokenFile(f.tokenFile); err != nil {
 			return usageErr(fmt.Errorf("--token-file: %w", err))
 		}
-	} else if c.Token, err = api.TokenFromEnv(); err != nil {
-		if _, set := os.LookupEnv(api.EnvToken); !set {
-			return usageErr(fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken))
+	} else if tok, from, err := tokenFromEnv(); err != nil {
+		if errors.Is(err, api.ErrNoToken) && from == "" {
+			return usageErr(fmt.Errorf("no API token: set %s (or %s) or give --token-file", envToken, api.EnvToken))
 		}
-		return usageErr(fmt.Errorf("$%s: %w", api.EnvToken, err))
+		return usageErr(err) // it names the variable, never the token
+	} else {
+		c.Token = tok
 	}
 	g.secrets.add(c.Token)
 	c.AllowHTTP = f.allowHTTP
@@ -156,7 +155,7 @@ type exportFlags struct {
 	// assets is local or remote (--assets); allowPrivateAssets lets
 	// images come from private addresses (--allow-private-assets).
 	assets             string
-	allowPrivateAssets setBool
+	allowPrivateAssets bool
 	// pdfTimeout bounds the printing of one handbook (--pdf-timeout).
 	pdfTimeout time.Duration
 	pub        publishFlags
@@ -245,59 +244,20 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	return err
 }
 
-// Environment variables of the image settings; the flags outrank them,
-// and they outrank a configuration file.
-const (
-	envAssets             = "CUREX_ASSETS"
-	envAllowPrivateAssets = "CUREX_ALLOW_PRIVATE_ASSETS"
-)
-
-// assetsConfig reads --assets and --allow-private-assets, or their
-// environment variables.
+// assetsConfig reads --assets and --allow-private-assets (or their
+// CUREX_ variables or keys of curex.yaml, through the flags).
 func (f *exportFlags) assetsConfig(c *exporter.Config) error {
-	mode, from := f.assets, "--assets"
-	if mode == "" {
-		mode, from = os.Getenv(envAssets), envAssets
-	}
+	mode := f.assets
 	switch mode {
 	case "":
 		mode = exporter.AssetsLocal
 	case exporter.AssetsLocal, exporter.AssetsRemote:
 	default:
-		return usageErr(fmt.Errorf("%s %q: want %s", from, mode, oneOf(assetModes())))
+		return usageErr(fmt.Errorf("--assets %q: want %s", mode, oneOf(assetModes())))
 	}
-	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets.v
-	// A flag given (on the command line, or by a file when the
-	// environment is silent) outranks the environment, either way.
-	if v := os.Getenv(envAllowPrivateAssets); v != "" && !f.allowPrivateAssets.set {
-		allow, err := strconv.ParseBool(v)
-		if err != nil {
-			return usageErr(fmt.Errorf("%s %q: want true or false", envAllowPrivateAssets, v))
-		}
-		c.AllowPrivateAssets = allow
-	}
+	c.Assets, c.AllowPrivateAssets = mode, f.allowPrivateAssets
 	return nil
 }
-
-// setBool is a boolean flag that remembers whether it was given, so that
-// --allow-private-assets=false outranks a true environment variable.
-type setBool struct{ v, set bool }
-
-// String implements pflag.Value.
-func (b *setBool) String() string { return strconv.FormatBool(b.v) }
-
-// Set implements pflag.Value.
-func (b *setBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return err
-	}
-	b.v, b.set = v, true
-	return nil
-}
-
-// Type implements pflag.Value.
-func (b *setBool) Type() string { return "bool" }
 
 // sourceDateEpoch reads SOURCE_DATE_EPOCH, the reproducible-builds
 // convention for "the date of this content"; zero when unset.
@@ -324,8 +284,8 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.theme, "theme", "", "a theme folder overriding templates (block by block) and assets (file by file)")
 	fl.StringVar(&f.paper, "paper", "a4", "paper size of handbooks and their PDF: a4 or letter")
 	fl.DurationVar(&f.pdfTimeout, "pdf-timeout", exporter.DefaultPDFTimeout, "longest time the printing of one handbook to PDF may take; past it that export fails and keeps its previous PDF (exit 3)")
-	fl.StringVar(&f.assets, "assets", "", "content images: local (the default: fetched once, checked, kept under assets/content/, so pages work offline) or remote (loaded from their URLs) (env "+envAssets+")")
-	fl.VarPF(&f.allowPrivateAssets, "allow-private-assets", "", "let content images come from private and loopback addresses (testing; never for untrusted content) (env "+envAllowPrivateAssets+")").NoOptDefVal = "true"
+	fl.StringVar(&f.assets, "assets", "", "content images: local (the default: fetched once, checked, kept under assets/content/, so pages work offline) or remote (loaded from their URLs) (env CUREX_ASSETS)")
+	fl.BoolVar(&f.allowPrivateAssets, "allow-private-assets", false, "let content images come from private and loopback addresses (testing; never for untrusted content) (env CUREX_ALLOW_PRIVATE_ASSETS)")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 }
 

@@ -42,6 +42,9 @@ func (f *publishFlags) register(cmd *cobra.Command, forExport bool) {
 		fmt.Sprintf("allow deleting more than %d objects and more than a quarter of those under the prefix", publish.MassDeleteMin))
 	fl.BoolVar(&f.gzip, "gzip", false, "store text files (html, css, js, json, xml, svg, md, txt) gzip-compressed with Content-Encoding: gzip")
 	fl.IntVar(&f.concurrency, f.concurrencyFlag, publish.DefaultConcurrency, "uploads and deletions at once")
+	// publish's --concurrency is the setting publish_concurrency: a
+	// curex.yaml's concurrency (of fetches) is not for it.
+	_ = fl.SetAnnotation(f.concurrencyFlag, settingAnnotation, []string{"publish_concurrency"})
 }
 
 func newPublishCommand(g *globals) *cobra.Command {
@@ -81,6 +84,7 @@ guard (--allow-mass-delete lifts it). Nothing is written in the bucket then.`,
 	}
 	f.register(cmd, false)
 	registerSummaryJSON(cmd, g)
+	registerConfig(cmd)
 	return cmd
 }
 

@@ -24,11 +24,17 @@ const maxTokenFile = 4 << 10
 // when the variable is unset or blank, and when the value spans several
 // lines or holds characters a token cannot hold. No error names the token.
 func TokenFromEnv() (string, error) {
-	v, ok := os.LookupEnv(EnvToken)
+	return TokenFromVar(EnvToken)
+}
+
+// TokenFromVar returns the token in the environment variable name, as
+// TokenFromEnv does for CURRICULUM_API_TOKEN.
+func TokenFromVar(name string) (string, error) {
+	v, ok := os.LookupEnv(name)
 	if !ok {
-		return "", fmt.Errorf("api: environment variable %s is not set: %w", EnvToken, ErrNoToken)
+		return "", fmt.Errorf("api: environment variable %s is not set: %w", name, ErrNoToken)
 	}
-	return parseToken(v, "environment variable "+EnvToken)
+	return parseToken(v, "environment variable "+name)
 }
 
 // ReadTokenFile returns the token stored in the file at path, without

@@ -1,9 +1,23 @@
 // Package slug turns names and identifiers from the API, which are
 // untrusted, into path segments that are readable, stable across runs,
-// unique among siblings and safe: only a-z, 0-9 and "-", never empty, never
-// "." or "..", never a separator or a control character, and never a name
-// Windows reserves for a device ("con", "nul", "com1", ...; see Reserved),
-// so an exported folder or archive extracts on Windows too.
+// unique among siblings and safe on every file system.
+//
+// A slug keeps the letters of every script, lower-cased where the script
+// has case: Latin loses its diacritics ("Tiếng Việt cơ bản" →
+// "tieng-viet-co-ban", "Straße" → "strasse", "Łódź" → "lodz"), and so does
+// Greek ("Μαθηματικά" → "μαθηματικα"); Cyrillic, Arabic, Hebrew, Indic
+// scripts and CJK keep theirs ("Математика 5 класс" → "математика-5-класс",
+// "数学" → "数学"), since a transliteration is a guess per language and the
+// reader of a Russian site reads Russian. Everything else becomes one "-".
+//
+// A slug is NFC-normalized (macOS and Linux then agree on its bytes), holds
+// only letters, digits, combining marks that follow a letter, and single
+// dashes between them; it is never empty (Make aside), never "." or "..",
+// never a separator or a control character, at most 64 bytes (cut at a
+// character boundary), and never a name Windows reserves for a device
+// ("con", "nul", "com1", ...; see Reserved), so an exported folder or
+// archive extracts on Windows too. In a URL a non-ASCII slug is
+// percent-encoded (html/template does it in attributes).
 package slug
 
 import (
@@ -13,62 +27,94 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// maxLen bounds a slug, well inside file-name limits.
+// maxLen bounds a slug in bytes, well inside file-name limits (255 bytes
+// on most file systems) and short enough for deep paths on Windows.
 const maxLen = 64
 
-// fold maps common accented Latin letters to ASCII.
+// fold maps the Latin letters that Unicode does not decompose into a base
+// letter and a mark (so stripping marks leaves them) to ASCII. Letters
+// that do decompose (é, ế, ơ, ç, š, ...) need no entry.
 var fold = map[rune]string{
-	'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'ä': "a", 'å': "a", 'æ': "ae", 'ç': "c",
-	'è': "e", 'é': "e", 'ê': "e", 'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i",
-	'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ö': "o", 'ø': "o", 'œ': "oe",
-	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss", 'ð': "d",
-	'þ': "th", 'ł': "l", 'đ': "d", 'š': "s", 'ž': "z", 'č': "c", 'ć': "c", 'ř': "r",
-	'ě': "e", 'ő': "o", 'ű': "u", 'ş': "s", 'ğ': "g", 'ı': "i", 'ą': "a", 'ę': "e",
-	'ś': "s", 'ź': "z", 'ż': "z", 'ń': "n",
+	'æ': "ae", 'œ': "oe", 'ø': "o", 'ß': "ss", 'ð': "d", 'þ': "th", 'ł': "l",
+	'đ': "d", 'ı': "i", 'ħ': "h", 'ŧ': "t", 'ŀ': "l", 'ƒ': "f", 'ĸ': "k",
+	'ŋ': "ng", 'ɨ': "i", 'ʉ': "u", 'ɓ': "b", 'ɗ': "d", 'ƴ': "y", 'ǝ': "e",
+	'ɛ': "e", 'ɔ': "o",
 }
 
-// Make returns a readable slug of s ("Algebra 1 — Texas" → "algebra-1-texas"),
-// or "" when s has no letter or digit it can keep (for example a title in a
-// non-Latin script); callers then fall back to ID.
+// foldsMarks tells whether the combining marks on a letter of r's script
+// are dropped: Latin and Greek accents are, by convention of their slugs;
+// elsewhere a mark can be part of the letter (Cyrillic й, Devanagari
+// vowel signs, Japanese dakuten) and is kept.
+func foldsMarks(r rune) bool {
+	return unicode.Is(unicode.Latin, r) || unicode.Is(unicode.Greek, r)
+}
+
+// Make returns a readable slug of s ("Algebra 1 — Texas" →
+// "algebra-1-texas", "Математика 5 класс" → "математика-5-класс"), or ""
+// when s has no letter or digit; callers then fall back to ID.
 func Make(s string) string {
 	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
+	dash, folding := false, false
+	for _, r := range norm.NFD.String(strings.ToLower(norm.NFKC.String(s))) {
 		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
+		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Me, r):
+			if b.Len() == 0 || dash || folding {
+				continue // a mark on nothing, on a separator, or an accent to fold
 			}
-			dash = false
 			b.WriteRune(r)
 		case fold[r] != "":
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}
-			dash = false
+			dash, folding = false, true
 			b.WriteString(fold[r])
-		case r == '\'' || r == '’':
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash, folding = false, foldsMarks(r)
+			b.WriteRune(r)
+		case r == '\'' || r == '’' || r == 'ʼ':
 			// "Teacher's" → "teachers"
 		default:
 			dash = true
 		}
-		if b.Len() >= maxLen {
-			break
+		if b.Len() > 4*maxLen {
+			break // enough to cut from
 		}
 	}
-	out := b.String()
-	if len(out) > maxLen {
-		out = out[:maxLen]
-	}
-	out = strings.Trim(out, "-")
+	out := cut(norm.NFC.String(b.String()), maxLen)
 	if Reserved(out) {
 		// "con" → "con-1": no other name slugs to a reserved name with a
 		// suffix, and Assign keeps siblings apart if one reads "Con 1".
 		out += "-1"
 	}
 	return out
+}
+
+// cut shortens the slug s to at most n bytes, at a character boundary: not
+// inside a UTF-8 sequence, not before a combining mark (which would lose
+// its letter's shape), and without a dash at either end.
+func cut(s string, n int) string {
+	if len(s) > n {
+		i := n
+		for i > 0 && (!utf8.RuneStart(s[i]) || isMark(s[i:])) {
+			i--
+		}
+		s = s[:i]
+	}
+	return strings.Trim(s, "-")
+}
+
+// isMark tells whether s begins with a combining mark.
+func isMark(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me)
 }
 
 // reservedDevices are the names Windows keeps for devices, in lower case:
@@ -108,10 +154,7 @@ func ID(id string) string {
 	}
 	sum := sha256.Sum256([]byte(id))
 	h := hex.EncodeToString(sum[:4])
-	base := Make(id)
-	if len(base) > maxLen-9 {
-		base = strings.Trim(base[:maxLen-9], "-")
-	}
+	base := cut(Make(id), maxLen-9)
 	if base == "" {
 		return "x-" + h
 	}
@@ -157,9 +200,7 @@ func Assign(items []Item, reserved ...string) map[string]string {
 
 // join appends suffix to s with a dash, shortening s to keep within maxLen.
 func join(s, suffix string) string {
-	if room := maxLen - 1 - len(suffix); len(s) > room {
-		s = strings.Trim(s[:max(room, 0)], "-")
-	}
+	s = cut(s, max(maxLen-1-len(suffix), 0))
 	if s == "" {
 		return suffix
 	}

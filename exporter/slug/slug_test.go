@@ -3,7 +3,10 @@ package slug
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestMake(t *testing.T) {
@@ -16,17 +19,54 @@ func TestMake(t *testing.T) {
 		{"  --Hello__World!!  ", "hello-world"},
 		{"../../etc/passwd", "etc-passwd"},
 		{"a/b\\c", "a-b-c"},
-		{"العربية", ""},
-		{"日本語", ""},
 		{"", ""},
 		{"..", ""},
 		{"line\nbreak\x00nul", "line-break-nul"},
 		{"\u202eevil\u202c", "evil"},
 		{strings.Repeat("abc ", 40), strings.TrimRight(strings.Repeat("abc-", 16), "-")},
+		// Latin: diacritics folded, letters without a decomposition mapped.
+		{"Tiếng Việt cơ bản", "tieng-viet-co-ban"},
+		{"Đường đi", "duong-di"},
+		{"Straße", "strasse"},
+		{"Ærø og Øst", "aero-og-ost"},
+		{"Łódź", "lodz"},
+		{"Þingvellir", "thingvellir"},
+		{"İstanbul ve Işık", "istanbul-ve-isik"},
+		{"Čeština Škola Ťava", "cestina-skola-tava"},
+		{"Yorùbá Ẹ̀kọ́", "yoruba-eko"},
+		{"Ǆemal", "dzemal"},
+		{"ﬁne Ｆｕｌｌ", "fine-full"},
+		{"Cafe\u0301 de\u0301ja\u0300", "cafe-deja"}, // decomposed input
+		// Other scripts keep their letters, lower-cased where they have case.
+		{"Математика 5 класс", "математика-5-класс"},
+		{"Йогурт и ёж", "йогурт-и-ёж"},
+		{"Українська мова", "українська-мова"},
+		{"Μαθηματικά Γυμνασίου", "μαθηματικα-γυμνασιου"},
+		{"الرياضيات للصف الخامس", "الرياضيات-للصف-الخامس"},
+		{"العربية", "العربية"},
+		{"עברית", "עברית"},
+		{"数学 五年级", "数学-五年级"},
+		{"日本語", "日本語"},
+		{"がっこう", "がっこう"},
+		{"한국어 수학", "한국어-수학"},
+		{"गणित कक्षा ५", "गणित-कक्षा-५"},
+		{"ไทย คณิตศาสตร์", "ไทย-คณิตศาสตร์"},
+		{"Ελληνικά & English", "ελληνικα-english"},
+		// Cut at 64 bytes at a character boundary, never inside a letter.
+		{strings.Repeat("я", 40), strings.Repeat("я", 32)},
+		{strings.Repeat("数", 30), strings.Repeat("数", 21)},
+		{strings.Repeat("कि", 20), strings.Repeat("कि", 10)},
+		// Reserved names on Windows.
+		{"CON", "con-1"},
+		{"Com1", "com1-1"},
+		{"com²", "com2-1"},
 	}
 	for _, tt := range tests {
 		if got := Make(tt.in); got != tt.want {
 			t.Errorf("Make(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := Make(tt.in); got != "" && !safe(got) {
+			t.Errorf("Make(%q) = %q is not safe", tt.in, got)
 		}
 	}
 }
@@ -63,16 +103,17 @@ func TestAssign(t *testing.T) {
 		{Key: "120", Name: "texas"},
 		{Key: "130", Name: "Base"},
 		{Key: "140", Name: "日本"},
+		{Key: "150", Name: "★"},
 	}
 	got := Assign(items, "base")
-	want := map[string]string{"111": "texas", "113": "california", "120": "texas-120", "130": "base-130", "140": "140"}
+	want := map[string]string{"111": "texas", "113": "california", "120": "texas-120", "130": "base-130", "140": "日本", "150": "150"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("slug of %s = %q, want %q", k, got[k], v)
 		}
 	}
 	// The API's order does not matter.
-	rev := []Item{items[4], items[3], items[2], items[1], items[0]}
+	rev := []Item{items[5], items[4], items[3], items[2], items[1], items[0]}
 	again := Assign(rev, "base")
 	for k := range want {
 		if again[k] != got[k] {
@@ -130,25 +171,40 @@ func TestReserved(t *testing.T) {
 	}
 }
 
+// safe is the rule every slug keeps: valid UTF-8 in NFC, lower case, at
+// most maxLen bytes, letters, digits and marks on a letter in runs joined
+// by single dashes, and not a name Windows reserves.
 func safe(s string) bool {
-	if s == "" || s == "." || s == ".." || len(s) > maxLen || !utf8.ValidString(s) || Reserved(s) {
+	if s == "" || len(s) > maxLen || !utf8.ValidString(s) || !norm.NFC.IsNormalString(s) || Reserved(s) ||
+		strings.ToLower(s) != s || strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") || strings.Contains(s, "--") {
 		return false
 	}
+	prev := '-'
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+		switch {
+		case r == '-':
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me) && prev != '-':
+		default:
 			return false
 		}
+		prev = r
 	}
 	return true
 }
 
 func FuzzSlug(f *testing.F) {
-	for _, s := range []string{"Algebra 1", "../..", "日本語", "", "a\x00b", "Ünïcödé", strings.Repeat("x", 300), "CON", "nul.md", "com1", "Lpt9 "} {
+	for _, s := range []string{"Algebra 1", "../..", "日本語", "", "a\x00b", "Ünïcödé", strings.Repeat("x", 300), "CON", "nul.md", "com1", "Lpt9 ",
+		"Tiếng Việt cơ bản", "Математика 5 класс", "गणित", "\u0301a", "a\u0301\u0301", strings.Repeat("é", 40), "ǅ", "ﬃ", "İ"} {
 		f.Add(s, "other")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		if s := Make(a); s != "" && !safe(s) {
+		s := Make(a)
+		if s != "" && !safe(s) {
 			t.Fatalf("Make(%q) = %q is not safe", a, s)
+		}
+		if again := Make(s); again != s {
+			t.Fatalf("Make(%q) = %q, but Make(%q) = %q: not idempotent", a, s, s, again)
 		}
 		sa, sb := ID(a), ID(b)
 		if !safe(sa) || !safe(sb) {
@@ -165,4 +221,23 @@ func FuzzSlug(f *testing.F) {
 			t.Fatalf("Assign gave %v", m)
 		}
 	})
+}
+
+// TestAssignScripts keeps siblings apart whose names differ only in case,
+// accents or Unicode normalization, in any script.
+func TestAssignScripts(t *testing.T) {
+	items := []Item{
+		{Key: "1", Name: "Математика"}, {Key: "2", Name: "МАТЕМАТИКА"},
+		{Key: "3", Name: "Café"}, {Key: "4", Name: "Cafe\u0301"}, {Key: "5", Name: "Cafe"},
+		{Key: "6", Name: "数学"}, {Key: "7", Name: "数学 "},
+		{Key: "8", Name: "Tiếng Việt"}, {Key: "9", Name: "Tieng Viet"},
+	}
+	got := Assign(items)
+	want := map[string]string{"1": "математика", "2": "математика-2", "3": "cafe", "4": "cafe-4", "5": "cafe-5",
+		"6": "数学", "7": "数学-7", "8": "tieng-viet", "9": "tieng-viet-9"}
+	for k, v := range want {
+		if got[k] != v || !safe(got[k]) {
+			t.Errorf("slug of %s (%q) = %q, want %q", k, items[k[0]-'1'].Name, got[k], v)
+		}
+	}
 }

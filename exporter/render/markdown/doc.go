@@ -17,10 +17,11 @@
 // Names start with the node's 1-based place among its siblings, zero-padded
 // to the width of the sibling count (at least two digits), so that every
 // listing sorts in curriculum order, followed by a slug of the title (made
-// by package slug), or of the id when the title has no Latin letter. The
-// number makes a name unique among its siblings; slugs make names readable
-// and safe: only a-z, 0-9, "-" and the ".md" extension, so nothing a title
-// or an id holds can choose a path outside the bundle.
+// by package slug, in the title's own script), or of the id when the title
+// has no letter. The number makes a name unique among its siblings; slugs
+// make names readable and safe: only lower-case letters, digits, "-" and
+// the ".md" extension, so nothing a title or an id holds can choose a path
+// outside the bundle.
 //
 // Folders nest at most MaxFolderDepth deep and a folder's path within the
 // bundle stays under about MaxFolderPath bytes. The folder that reaches

@@ -9,7 +9,7 @@ import (
 // frontMatter writes YAML front matter, one key a line in the order of the
 // calls. Keys are fixed identifiers; every string value is double-quoted
 // and escaped, so that it parses back to itself in YAML 1.1 and 1.2
-// (PyYAML for MkDocs, yaml.v3, Hugo) and never holds a line that could end
+// (PyYAML for MkDocs, go.yaml.in/yaml/v3, Hugo) and never holds a line that could end
 // the front matter.
 type frontMatter struct {
 	buf *bytes.Buffer

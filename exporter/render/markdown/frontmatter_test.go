@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // nodeFrontMatter is a node page's front matter as a reader parses it.
@@ -114,7 +114,7 @@ func everyField(s string) *model.Tree {
 }
 
 // TestFrontMatterRoundTrip writes every hostile string into every field and
-// parses the front matter back with yaml.v3.
+// parses the front matter back with go.yaml.in/yaml/v3.
 func TestFrontMatterRoundTrip(t *testing.T) {
 	for _, s := range hostile {
 		for _, hugo := range []bool{false, true} {

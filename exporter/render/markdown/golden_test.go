@@ -30,8 +30,8 @@ var goldenExports = []struct {
 		dir: "algebra-1/houston-isd/ar", golden: "houston-isd-ar",
 		files: []string{
 			"index.md",
-			"01-alg-u1/index.md", // Arabic: names from ids
-			"01-alg-u1/02-alg-u1-l3/01-property-sort.md", // not translated: shown in English
+			"01-أساسيات-الجبر/index.md", // Arabic: names in Arabic
+			"01-أساسيات-الجبر/02-خصائص-الأعداد-الحقيقية/01-property-sort.md", // not translated: shown in English
 		},
 	},
 	{

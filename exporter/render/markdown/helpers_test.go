@@ -10,15 +10,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/net/html"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/curex/curex/exporter/internal/testtrees"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/slug"
 )
 
 // memWriter keeps written files in memory and refuses to write a file
@@ -103,12 +107,12 @@ func safeRel(e Entry, rel string) bool {
 		return false
 	}
 	for _, seg := range strings.Split(inner, "/") {
-		if seg == "" || seg == "." || seg == ".." || len(seg) > 80 {
+		if seg == "" || seg == "." || seg == ".." || len(seg) > 80 || !utf8.ValidString(seg) ||
+			!norm.NFC.IsNormalString(seg) || strings.ToLower(seg) != seg || slug.Reserved(seg) {
 			return false
 		}
-		for i := 0; i < len(seg); i++ {
-			c := seg[i]
-			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+		for _, r := range seg { // the letters of a slug, in any script
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc) || r == '-' || r == '.' || r == '_') {
 				return false
 			}
 		}
@@ -234,7 +238,12 @@ func inspect(tb testing.TB, doc string) htmlInfo {
 				a := anchor{text: textOf(c)}
 				for _, at := range c.Attr {
 					if at.Key == "href" {
+						// as the browser resolves it: a name in another
+						// script is percent-encoded in the HTML
 						a.href = at.Val
+						if u, err := url.PathUnescape(at.Val); err == nil {
+							a.href = u
+						}
 					}
 				}
 				*out = append(*out, a)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
@@ -313,14 +314,12 @@ func descendants(n *model.Node) int {
 	return count
 }
 
-// nodeSlug is the readable part of a node's name: the slug of its title,
-// or of its id when the title gives no Latin letter.
+// nodeSlug is the readable part of a node's name: the slug of its title
+// (in any script), or of its id when the title gives no letter ("5").
 func nodeSlug(n *model.Node) string {
 	s := slug.Make(n.Title)
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 'a' && s[i] <= 'z' {
-			return s
-		}
+	if strings.IndexFunc(s, unicode.IsLetter) >= 0 {
+		return s
 	}
 	return slug.ID(n.ID)
 }

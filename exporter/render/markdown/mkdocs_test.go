@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"html"
+	"net/url"
 	"os"
 	"os/exec"
 	"path"
@@ -15,7 +16,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/model"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // mkdocsConfig builds a bundle as a site's docs_dir with the hooks that
@@ -121,7 +122,11 @@ func TestMkDocsBuild(t *testing.T) {
 			titles := map[string]string{}
 			for _, d := range index.Docs {
 				if !strings.Contains(d.Location, "#") {
-					titles[d.Location] = d.Title
+					loc, err := url.PathUnescape(d.Location) // 01-%D8%A3... for a name in Arabic
+					if err != nil {
+						t.Fatal(err)
+					}
+					titles[loc] = d.Title
 				}
 			}
 			for name, data := range files {
@@ -168,7 +173,11 @@ func TestMkDocsBuild(t *testing.T) {
 				if m == nil {
 					break
 				}
-				page = path.Join(path.Dir(page), html.UnescapeString(string(m[1])))
+				next, err := url.PathUnescape(html.UnescapeString(string(m[1])))
+				if err != nil {
+					t.Fatal(err)
+				}
+				page = path.Join(path.Dir(page), next)
 			}
 			if len(got) > len(want) {
 				got = got[:len(want)] // SUMMARY.md comes last
