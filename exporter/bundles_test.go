@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 )
 
 // bundleValidator is the schema of tree.json, compiled once for the tests.
-var bundleValidator = sync.OnceValues(jsonbundletest.NewValidator)
+var bundleValidator = sync.OnceValues(treeschema.NewValidator)
 
 // checkBundlesOn validates every bundles/**/tree.json of the output folder
 // out on fsys against docs/schema/tree.schema.json (the validator of

@@ -22,7 +22,7 @@ import (
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
@@ -570,7 +570,7 @@ func checkManifest(t *testing.T, out string) {
 			t.Errorf("%s is not in the manifest", rel)
 		}
 	}
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

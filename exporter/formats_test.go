@@ -23,7 +23,7 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -121,7 +121,7 @@ func TestEveryFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
@@ -139,7 +139,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

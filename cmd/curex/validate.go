@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 )
 
 // maxValidateBytes bounds one document curex validate reads: far above
@@ -78,7 +78,7 @@ cannot be read (the others are still checked); 2 usage error.`,
 // runValidate checks each file and prints the results; it fails (exit 1)
 // when any file does not pass.
 func runValidate(g *globals, stdin io.Reader, files []string, asJSON bool) error {
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		return fmt.Errorf("validate: %w", err)
 	}
@@ -109,7 +109,7 @@ func runValidate(g *globals, stdin io.Reader, files []string, asJSON bool) error
 }
 
 // validateFile reads and checks one file ("-" for stdin).
-func validateFile(v *jsonbundletest.Validator, stdin io.Reader, name string) validateResult {
+func validateFile(v *treeschema.Validator, stdin io.Reader, name string) validateResult {
 	r := validateResult{File: name}
 	data, err := readValidateInput(stdin, name)
 	if err != nil {
@@ -117,8 +117,8 @@ func validateFile(v *jsonbundletest.Validator, stdin io.Reader, name string) val
 		return r
 	}
 	err = v.Validate(data)
-	var syn *jsonbundletest.SyntaxError
-	var verr *jsonbundletest.ValidationError
+	var syn *treeschema.SyntaxError
+	var verr *treeschema.ValidationError
 	switch {
 	case err == nil:
 		r.Valid = true

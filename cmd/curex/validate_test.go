@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/internal/golden"
 )
 
@@ -118,7 +118,7 @@ func FuzzValidate(f *testing.F) {
 		strings.Repeat("[", 20000) + strings.Repeat("]", 20000), `{"a":1} {"b":2}`, "\xff\xfe"} {
 		f.Add([]byte(s))
 	}
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/internal/testtrees"
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 )
 
 // BenchmarkEncode encodes synthetic trees of 1k, 10k and 100k nodes shaped
@@ -45,7 +45,7 @@ func BenchmarkValidate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,7 +17,7 @@
 // its size: indentation stops growing below 32 levels of nesting.
 //
 // The JSON Schema (draft 2020-12) of the format ships as
-// docs/schema/tree.schema.json; package jsonbundletest embeds it and
+// docs/schema/tree.schema.json; package treeschema embeds it and
 // validates documents against it, as tests do on every bundle they
 // produce.
 package jsonbundle

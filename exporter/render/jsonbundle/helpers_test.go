@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 )
 
 // attrs builds an attribute map from name/JSON pairs, inserting them in
@@ -242,14 +242,14 @@ func synthetic(n int) *model.Tree {
 
 var (
 	validatorOnce sync.Once
-	validator     *jsonbundletest.Validator
+	validator     *treeschema.Validator
 	validatorErr  error
 )
 
 // mustValidate fails t unless data matches the schema.
 func mustValidate(t testing.TB, data []byte) {
 	t.Helper()
-	validatorOnce.Do(func() { validator, validatorErr = jsonbundletest.NewValidator() })
+	validatorOnce.Do(func() { validator, validatorErr = treeschema.NewValidator() })
 	if validatorErr != nil {
 		t.Fatalf("NewValidator: %v", validatorErr)
 	}

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter/render/jsonbundle/jsonbundletest"
+	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 )
 
 func schemaDoc(t *testing.T) map[string]any {
 	t.Helper()
 	var doc map[string]any
-	if err := json.Unmarshal(jsonbundletest.SchemaJSON(), &doc); err != nil {
+	if err := json.Unmarshal(treeschema.SchemaJSON(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return doc
@@ -27,10 +27,10 @@ func TestSchemaHeader(t *testing.T) {
 	if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 		t.Errorf("$schema %v", doc["$schema"])
 	}
-	if doc["$id"] != jsonbundletest.SchemaID {
-		t.Errorf("$id %v, want %s", doc["$id"], jsonbundletest.SchemaID)
+	if doc["$id"] != treeschema.SchemaID {
+		t.Errorf("$id %v, want %s", doc["$id"], treeschema.SchemaID)
 	}
-	if _, err := jsonbundletest.NewValidator(); err != nil {
+	if _, err := treeschema.NewValidator(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -144,7 +144,7 @@ func nodeAt(doc map[string]any, idx ...int) map[string]any {
 // TestSchemaRejects checks that the schema refuses broken documents and
 // that the error names the failing location.
 func TestSchemaRejects(t *testing.T) {
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,9 +186,9 @@ func TestSchemaRejects(t *testing.T) {
 			if err == nil {
 				t.Fatal("document accepted")
 			}
-			var verr *jsonbundletest.ValidationError
+			var verr *treeschema.ValidationError
 			if !errors.As(err, &verr) {
-				t.Fatalf("error %T %v, want *jsonbundletest.ValidationError", err, err)
+				t.Fatalf("error %T %v, want *treeschema.ValidationError", err, err)
 			}
 			found := false
 			for _, p := range verr.Problems {
@@ -213,7 +213,7 @@ func TestSchemaRejects(t *testing.T) {
 // TestSchemaListsEveryProblem checks that several problems are all
 // reported, one line each.
 func TestSchemaListsEveryProblem(t *testing.T) {
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestSchemaListsEveryProblem(t *testing.T) {
 		nodeAt(d, 0, 0)["path"] = "../x.html"
 		nodeAt(d, 1)["position"] = "first"
 	}))
-	var verr *jsonbundletest.ValidationError
+	var verr *treeschema.ValidationError
 	if !errors.As(err, &verr) {
 		t.Fatalf("error %v", err)
 	}
@@ -241,7 +241,7 @@ func TestSchemaListsEveryProblem(t *testing.T) {
 // TestSchemaAcceptsFreeFormAttributes checks that anything goes inside
 // attributes, and that optional members may be left out.
 func TestSchemaAcceptsFreeFormAttributes(t *testing.T) {
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,9 +264,9 @@ func TestSchemaAcceptsFreeFormAttributes(t *testing.T) {
 }
 
 // TestValidateSyntax checks that what is not one JSON value is reported
-// as a *jsonbundletest.SyntaxError.
+// as a *treeschema.SyntaxError.
 func TestValidateSyntax(t *testing.T) {
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,9 +281,9 @@ func TestValidateSyntax(t *testing.T) {
 		"unclosed":       []byte(`{"nodes": [`),
 	} {
 		err := v.Validate(data)
-		var serr *jsonbundletest.SyntaxError
+		var serr *treeschema.SyntaxError
 		if !errors.As(err, &serr) {
-			t.Errorf("%s: error %T %v, want *jsonbundletest.SyntaxError", name, err, err)
+			t.Errorf("%s: error %T %v, want *treeschema.SyntaxError", name, err, err)
 		}
 	}
 	if err := v.Validate([]byte("[]")); err == nil || !strings.Contains(err.Error(), "(document)") {
@@ -294,7 +294,7 @@ func TestValidateSyntax(t *testing.T) {
 // TestValidateConcurrent checks that one Validator serves goroutines at
 // once (run with -race).
 func TestValidateConcurrent(t *testing.T) {
-	v, err := jsonbundletest.NewValidator()
+	v, err := treeschema.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

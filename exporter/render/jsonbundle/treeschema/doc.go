@@ -1,4 +1,4 @@
-// Package jsonbundletest checks tree.json documents against their JSON
+// Package treeschema checks tree.json documents against their JSON
 // Schema: for tests (those of jsonbundle, which validate every bundle they
 // encode, and the end-to-end tests of the exporter, which validate every
 // bundle an export writes) and for integrators, through curex validate.
@@ -8,4 +8,4 @@
 // NewValidator. It lives apart from jsonbundle so that the exporter does
 // not link a JSON Schema library: an export never validates what it
 // writes, the tests do; only the command curex validate links it.
-package jsonbundletest
+package treeschema

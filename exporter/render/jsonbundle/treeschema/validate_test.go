@@ -1,4 +1,4 @@
-package jsonbundletest
+package treeschema
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestSchemaCopyInSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(docs, schemaJSON) {
-		t.Fatal("docs/schema/tree.schema.json and exporter/render/jsonbundle/jsonbundletest/tree.schema.json differ; keep them identical")
+		t.Fatal("docs/schema/tree.schema.json and exporter/render/jsonbundle/treeschema/tree.schema.json differ; keep them identical")
 	}
 	if !bytes.Equal(SchemaJSON(), schemaJSON) {
 		t.Fatal("SchemaJSON does not return the embedded schema")

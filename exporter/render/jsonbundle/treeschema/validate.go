@@ -1,4 +1,4 @@
-package jsonbundletest
+package treeschema
 
 import (
 	"bytes"
@@ -48,17 +48,17 @@ type Validator struct {
 func NewValidator() (*Validator, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
 	if err != nil {
-		return nil, fmt.Errorf("jsonbundletest: schema: %w", err)
+		return nil, fmt.Errorf("treeschema: schema: %w", err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	if err := c.AddResource(SchemaID, doc); err != nil {
-		return nil, fmt.Errorf("jsonbundletest: schema: %w", err)
+		return nil, fmt.Errorf("treeschema: schema: %w", err)
 	}
 	sch, err := c.Compile(SchemaID)
 	if err != nil {
-		return nil, fmt.Errorf("jsonbundletest: schema: %w", err)
+		return nil, fmt.Errorf("treeschema: schema: %w", err)
 	}
 	return &Validator{schema: sch}, nil
 }
@@ -78,7 +78,7 @@ func (v *Validator) Validate(data []byte) error {
 	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return fmt.Errorf("jsonbundletest: validate: %w", err)
+		return fmt.Errorf("treeschema: validate: %w", err)
 	}
 	return newValidationError(verr)
 }
@@ -94,7 +94,7 @@ type SyntaxError struct {
 
 // Error says where the document stops being JSON.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("jsonbundletest: tree.json is not valid JSON: at byte %d: %s", e.Offset, e.Msg)
+	return fmt.Sprintf("treeschema: tree.json is not valid JSON: at byte %d: %s", e.Offset, e.Msg)
 }
 
 // Problem is one place where a document breaks the schema.
@@ -130,7 +130,7 @@ type ValidationError struct {
 // Error lists the problems, one a line.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "jsonbundletest: tree.json does not match the %s schema (%d problem", format, len(e.Problems))
+	fmt.Fprintf(&b, "treeschema: tree.json does not match the %s schema (%d problem", format, len(e.Problems))
 	if len(e.Problems) != 1 {
 		b.WriteByte('s')
 	}
