@@ -68,6 +68,14 @@ var settings = map[string]source{
 	"publish_concurrency":    {flag: "publish-concurrency", file: true},
 	"log_level":              {flag: "log-level", file: true},
 	"log_format":             {flag: "log-format", file: true},
+	setting.SiteTitle:        {flag: "site-title", env: "CUREX_SITE_TITLE", file: true},
+	setting.SiteLanguage:     {flag: "site-language", env: "CUREX_SITE_LANGUAGE", file: true},
+	setting.SiteLogo:         {flag: "site-logo", env: "CUREX_SITE_LOGO", file: true},
+	setting.SiteFavicon:      {flag: "site-favicon", env: "CUREX_SITE_FAVICON", file: true},
+	setting.SiteImage:        {flag: "site-image", env: "CUREX_SITE_IMAGE", file: true},
+	setting.SiteAccent:       {flag: "site-accent", env: "CUREX_SITE_ACCENT", file: true},
+	setting.SiteFooter:       {flag: "site-footer", env: "CUREX_SITE_FOOTER", file: true},
+	setting.SiteScripts:      {flag: "site-script", env: "CUREX_SITE_SCRIPTS", file: true},
 }
 
 // maxConfigBytes bounds a configuration file.
@@ -157,6 +165,9 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		key := k.Value
 		if key == "token" || key == "api_token" {
 			return nil, fmt.Errorf("line %d: %s: the token never goes in a file of settings; set CURRICULUM_API_TOKEN or token_file", k.Line, key)
+		}
+		if structuredSiteKeys[key] {
+			continue // a mapping or a list of mappings: siteconfig.go reads it
 		}
 		src, ok := settings[key]
 		if !ok || !src.file || k.Kind != yaml.ScalarNode {
