@@ -310,12 +310,12 @@ func (id Identity) Origins() []string {
 	return out
 }
 
-// Backgrounds of the default theme (themes/default/site.css): --bg and
-// --bg-soft in light and in dark mode. Links and buttons in the accent
-// colour sit on them.
+// Backgrounds of the default theme (themes/default/site.css): --bg,
+// --bg-soft and --accent-soft (the sidebar's current page) in light and
+// in dark mode. Links and buttons in the accent colour sit on them.
 var (
-	lightBackgrounds = []string{"#ffffff", "#f4f6f8"}
-	darkBackgrounds  = []string{"#0f1419", "#1a2129"}
+	lightBackgrounds = []string{"#ffffff", "#f4f6f8", "#e3eefa"}
+	darkBackgrounds  = []string{"#0f1419", "#1a2129", "#1c2d40"}
 )
 
 // MinContrast is WCAG 2's level AA for normal text (1.4.3).
