@@ -81,7 +81,7 @@ func TestIdentityFor(t *testing.T) {
 	}{
 		{"en", "Site", "Foot", 1},
 		{"es", "Sitio", "Foot", 1},
-		{"es-MX", "Sitio", "Foot", 1}, // the language's overrides
+		{"es-MX", "Sitio", "Foot", 1},  // the language's overrides
 		{"pt-br", "Site", "Rodapé", 0}, // an empty list replaces the links
 		{"pt", "Site", "Foot", 1},      // pt-BR's are not pt's
 	} {

@@ -77,9 +77,9 @@ const sidebarWindow = 10
 // Renderer writes the website. It is safe for concurrent RenderTree calls;
 // RenderSite comes after every RenderTree.
 type Renderer struct {
-	opts    Options
-	pages   map[string]*template.Template
-	assets  *assetSet
+	opts   Options
+	pages  map[string]*template.Template
+	assets *assetSet
 	// identity holds the files of Options.Identity.
 	identity *identityAssets
 	content  *contentRenderer
