@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/curex/curex/internal/golden"
+
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
 )
@@ -248,5 +250,26 @@ func TestIdentityFileErrors(t *testing.T) {
 		if se, ok := setting.Of(err); !ok || se.Name != tc.key {
 			t.Errorf("New(%+v) = %v, want an error naming %s", tc.id, err, tc.key)
 		}
+	}
+}
+
+// TestGoldenIdentity compares pages of the sample site rendered with a
+// publisher's identity and a site URL with testdata/.
+func TestGoldenIdentity(t *testing.T) {
+	t.Parallel()
+	_, w, _ := identityFixture(t, "https://curricula.example.org/")
+	for _, tc := range []struct{ name, page string }{
+		{"identity-catalog", "index.html"},
+		{"identity-node-texas-es", "algebra-1/texas/es/alg-u1-l1/index.html"},
+		{"identity-node-texas-en", "algebra-1/texas/en/alg-u1-l1/index.html"},
+		{"identity-notfound", "404.html"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := w.files[tc.page]
+			if !ok {
+				t.Fatalf("%s not written", tc.page)
+			}
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden.html"), got)
+		})
 	}
 }
