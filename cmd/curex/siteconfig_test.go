@@ -150,6 +150,14 @@ func TestParseConfigLeavesStructuredKeys(t *testing.T) {
 	if sf.Locales["es"].Title != "Sitio" || len(sf.Links) != 1 || sf.Links[0].URL != "about/" {
 		t.Errorf("parseSiteFile = %+v", sf)
 	}
+	// links: [] removes the site's links for the locale; no links keeps them.
+	sf, err = parseSiteFile([]byte("site_locales:\n  es: {links: []}\n  fr: {title: Site}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sf.Locales["es"].Links == nil || len(sf.Locales["es"].Links) != 0 || sf.Locales["fr"].Links != nil {
+		t.Errorf("links: [] gave %#v, no links %#v", sf.Locales["es"].Links, sf.Locales["fr"].Links)
+	}
 	if _, err := parseConfig([]byte("site_title:\n  es: Sitio\n")); err == nil {
 		t.Error("a nested site_title: no error")
 	}

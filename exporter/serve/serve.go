@@ -10,7 +10,9 @@
 // served. Every answer carries the headers a careful host would set:
 // X-Content-Type-Options: nosniff, a Content-Security-Policy that the
 // website's pages satisfy (no inline script or style; handbooks, which
-// are single self-contained files, may carry their own stylesheet), and
+// are single self-contained files, may carry their own stylesheet; the
+// origins of the publisher's scripts, when New is given them, may serve
+// scripts and receive requests: SitePolicy), and
 // Cache-Control: no-cache so a rebuilt site shows at once.
 package serve
 
