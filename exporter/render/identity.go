@@ -296,7 +296,23 @@ func ScriptOrigin(s string) (string, error) {
 	if u.Scheme != "https" || u.Host == "" || u.User != nil || u.Opaque != "" {
 		return "", fmt.Errorf("%q: want an https URL with a host (no javascript:, data: or http:)", s)
 	}
-	return "https://" + strings.ToLower(u.Host), nil
+	host := strings.ToLower(u.Host)
+	if !hostChars(host) {
+		return "", fmt.Errorf("%q: want a host of letters, digits, dots and hyphens (no wildcard)", s)
+	}
+	return "https://" + host, nil
+}
+
+// hostChars accepts a host name or address with an optional port:
+// a-z, 0-9, ".", "-", and ":" or "[]" for a port and IPv6. A "*" would
+// be a wildcard in a Content-Security-Policy.
+func hostChars(h string) bool {
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune(".-:[]", r)) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(h, ":") && !strings.HasPrefix(h, ".")
 }
 
 // Origins are the distinct origins of the identity's scripts, in order.

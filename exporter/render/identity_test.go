@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -46,6 +47,7 @@ func TestIdentityCheck(t *testing.T) {
 		{name: "script data", id: Identity{Scripts: []string{"data:text/javascript,alert(1)"}}, key: setting.SiteScripts},
 		{name: "script http", id: Identity{Scripts: []string{"http://stats.example.org/s.js"}}, key: setting.SiteScripts},
 		{name: "script relative", id: Identity{Scripts: []string{"/s.js"}}, key: setting.SiteScripts},
+		{name: "script wildcard host", id: Identity{Scripts: []string{"https://*.example.org/s.js"}}, key: setting.SiteScripts, want: "no wildcard"},
 		{name: "script widening the policy", id: Identity{Scripts: []string{"https://a.example; script-src *"}}, key: setting.SiteScripts},
 		{name: "locale bad code", id: Identity{Locales: map[string]LocaleIdentity{"e s": {}}}, key: setting.SiteLocales},
 		{name: "locale bad link", id: Identity{Locales: map[string]LocaleIdentity{"es": {Links: []Link{{"x", "javascript:x"}}}}}, key: setting.SiteLocales, want: "es: links"},
@@ -158,6 +160,26 @@ func FuzzParseColor(f *testing.F) {
 		}
 		if strings.ToLower(s) != out && len(s) == 7 {
 			t.Fatalf("ParseColor(%q) = %q", s, out)
+		}
+	})
+}
+
+// FuzzScriptOrigin: whatever ScriptOrigin accepts yields an origin that is
+// one source of a Content-Security-Policy, https and a plain host, which
+// cannot widen the policy past itself.
+func FuzzScriptOrigin(f *testing.F) {
+	for _, s := range []string{"https://stats.example.org/s.js?id=1", "https://*.example.org/", "https://a.example;script-src *",
+		"javascript:alert(1)", "data:text/javascript,1", "https://[::1]:8443/x", "https://a%2Cb.example/", "https://a'b/"} {
+		f.Add(s)
+	}
+	origin := regexp.MustCompile(`^https://[a-z0-9.\-\[\]:]+$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ScriptOrigin(s)
+		if err != nil {
+			return
+		}
+		if !origin.MatchString(o) {
+			t.Fatalf("ScriptOrigin(%q) = %q", s, o)
 		}
 	})
 }
