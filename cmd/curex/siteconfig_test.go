@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -238,5 +241,52 @@ func TestServeRefusesScriptOrigins(t *testing.T) {
 		if !strings.Contains(stderr.String(), "--site-script") {
 			t.Errorf("serve --site-script %s: %q does not name the flag", bad, stderr.String())
 		}
+	}
+}
+
+// TestServeSiteScripts: curex serve sends the policy widened to the
+// origins of site_scripts, here from the configuration file, as a host
+// should.
+func TestServeSiteScripts(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!DOCTYPE html><title>x</title>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, "curex.yaml", "site_title: ignored by serve\nsite_scripts: [https://stats.example.org/js/script.js]\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfg, "--addr", "127.0.0.1:0", dir}, pw, &errOut)
+		pw.Close()
+	}()
+	var base string
+	sc := bufio.NewScanner(pr)
+	for base == "" && sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), " at http://"); ok {
+			base = "http://" + strings.Fields(rest)[0]
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if base == "" {
+		cancel()
+		t.Fatalf("no Serving line; stderr %q", errOut.String())
+	}
+	resp, err := http.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self' https://stats.example.org;", "connect-src 'self' https://stats.example.org;"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("policy %q lacks %q", csp, want)
+		}
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("serve exited %d; stderr %q", code, errOut.String())
 	}
 }
