@@ -13,50 +13,105 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // maxLen bounds a slug, well inside file-name limits.
 const maxLen = 64
 
-// fold maps common accented Latin letters to ASCII.
+// fold maps the Latin letters that have no decomposition into a base
+// letter and marks (æ, ø, ß, ł, ...) to ASCII; other accented letters
+// ("é", Vietnamese "ế", "ơ") lose their marks (see letter).
 var fold = map[rune]string{
-	'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'ä': "a", 'å': "a", 'æ': "ae", 'ç': "c",
-	'è': "e", 'é': "e", 'ê': "e", 'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i",
-	'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ö': "o", 'ø': "o", 'œ': "oe",
-	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss", 'ð': "d",
-	'þ': "th", 'ł': "l", 'đ': "d", 'š': "s", 'ž': "z", 'č': "c", 'ć': "c", 'ř': "r",
-	'ě': "e", 'ő': "o", 'ű': "u", 'ş': "s", 'ğ': "g", 'ı': "i", 'ą': "a", 'ę': "e",
-	'ś': "s", 'ź': "z", 'ż': "z", 'ń': "n",
+	'æ': "ae", 'ø': "o", 'œ': "oe", 'ß': "ss", 'ð': "d", 'þ': "th", 'ł': "l", 'đ': "d",
+	'ı': "i", 'ħ': "h", 'ŧ': "t", 'ŀ': "l", 'ĸ': "k", 'ŋ': "ng", 'ſ': "s",
 }
 
-// Make returns a readable slug of s ("Algebra 1 — Texas" → "algebra-1-texas"),
-// or "" when s has no letter or digit it can keep (for example a title in a
-// non-Latin script); callers then fall back to ID.
+// translit spells Cyrillic and Greek letters in ASCII, after the common
+// English-language romanizations (BGN/PCGN for Cyrillic, ELOT 743 for
+// Greek): "Математика 5 класс" → "matematika-5-klass".
+var translit = map[rune]string{
+	// Cyrillic: Russian, Ukrainian, Belarusian, Bulgarian, Serbian, Macedonian.
+	'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ё': "yo", 'ж': "zh", 'з': "z", 'и': "i",
+	'й': "y", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t",
+	'у': "u", 'ф': "f", 'х': "kh", 'ц': "ts", 'ч': "ch", 'ш': "sh", 'щ': "shch", 'ъ': "", 'ы': "y", 'ь': "",
+	'э': "e", 'ю': "yu", 'я': "ya", 'є': "ye", 'і': "i", 'ї': "yi", 'ґ': "g", 'ў': "u", 'ђ': "dj", 'ј': "j",
+	'љ': "lj", 'њ': "nj", 'ћ': "c", 'џ': "dz", 'ѓ': "gj", 'ќ': "kj", 'ѕ': "dz",
+	// Greek (accented vowels lose their marks first).
+	'α': "a", 'β': "v", 'γ': "g", 'δ': "d", 'ε': "e", 'ζ': "z", 'η': "i", 'θ': "th", 'ι': "i", 'κ': "k",
+	'λ': "l", 'μ': "m", 'ν': "n", 'ξ': "x", 'ο': "o", 'π': "p", 'ρ': "r", 'σ': "s", 'ς': "s", 'τ': "t",
+	'υ': "y", 'φ': "f", 'χ': "ch", 'ψ': "ps", 'ω': "o",
+}
+
+// greekDigraphs are the Greek letter pairs romanized as one sound.
+var greekDigraphs = strings.NewReplacer("ου", "ou", "ού", "ou")
+
+// letter spells the lower-case letter or digit r in ASCII: itself, its
+// folding or transliteration, or the spelling of its base letter once its
+// marks are taken off ("ế" → "e", "ά" → "a"). ok is false for a letter
+// or digit of another script (Arabic, Hebrew, CJK, ...) and for anything
+// that is not a letter or digit.
+func letter(r rune) (string, bool) {
+	switch {
+	case r < unicode.MaxASCII:
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return string(r), true
+		}
+		return "", false
+	case fold[r] != "":
+		return fold[r], true
+	}
+	if t, ok := translit[r]; ok {
+		return t, true
+	}
+	if d := []rune(norm.NFD.String(string(r))); len(d) > 1 && d[0] != r {
+		for _, m := range d[1:] {
+			if !unicode.Is(unicode.Mn, m) {
+				return "", false
+			}
+		}
+		return letter(d[0])
+	}
+	return "", false
+}
+
+// Make returns a readable slug of s ("Algebra 1 — Texas" → "algebra-1-texas"):
+// Latin letters without their diacritics ("Tiếng Việt cơ bản" →
+// "tieng-viet-co-ban"), Cyrillic and Greek transliterated ("Математика 5
+// класс" → "matematika-5-klass"). It returns "" when s has no letter or
+// digit it can spell, or when it drops letters of another script
+// (Arabic, CJK, ...) and keeps no letter ("数学 5" is not "5"): callers
+// then fall back to ID, which is stable and unique.
 func Make(s string) string {
 	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		case fold[r] != "":
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteString(fold[r])
-		case r == '\'' || r == '’':
-			// "Teacher's" → "teachers"
-		default:
-			dash = true
-		}
+	dash, lost, kept := false, false, false
+	for _, r := range greekDigraphs.Replace(strings.ToLower(norm.NFC.String(s))) {
 		if b.Len() >= maxLen {
 			break
 		}
+		switch t, ok := letter(r); {
+		case ok:
+			if t == "" {
+				continue // a hard or soft sign: part of the word
+			}
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteString(t)
+			kept = kept || unicode.IsLetter(rune(t[0]))
+		case r == '\'' || r == '’':
+			// "Teacher's" → "teachers"
+		case unicode.Is(unicode.Mn, r):
+			// a combining mark NFC left alone: part of its letter
+		default:
+			lost = lost || unicode.IsLetter(r)
+			dash = true
+		}
+	}
+	if lost && !kept {
+		return ""
 	}
 	out := b.String()
 	if len(out) > maxLen {

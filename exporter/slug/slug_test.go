@@ -18,6 +18,23 @@ func TestMake(t *testing.T) {
 		{"a/b\\c", "a-b-c"},
 		{"العربية", ""},
 		{"日本語", ""},
+		// Latin diacritics fold, whether precomposed or combining.
+		{"Tiếng Việt cơ bản", "tieng-viet-co-ban"},
+		{"Tie\u0302\u0301ng Vie\u0302\u0323t", "tieng-viet"},
+		{"Đại số lớp 10", "dai-so-lop-10"},
+		{"Øvelser i Ærø", "ovelser-i-aero"},
+		{"Straße", "strasse"},
+		{"Łódź", "lodz"},
+		{"İstanbul'da matematik", "istanbulda-matematik"},
+		// Cyrillic and Greek are transliterated.
+		{"Математика 5 класс", "matematika-5-klass"},
+		{"Объём и площадь", "obyom-i-ploshchad"},
+		{"Українська мова", "ukrayinska-mova"},
+		{"Άλγεβρα Α΄ Λυκείου", "algevra-a-lykeiou"},
+		// Letters of other scripts are not dropped for the digits beside them.
+		{"数学 5", ""},
+		{"الرياضيات 101", ""},
+		{"Unit 3 数学", "unit-3"},
 		{"", ""},
 		{"..", ""},
 		{"line\nbreak\x00nul", "line-break-nul"},
@@ -165,4 +182,16 @@ func FuzzSlug(f *testing.F) {
 			t.Fatalf("Assign gave %v", m)
 		}
 	})
+}
+
+// TestAssignAcrossScripts: names that spell alike in ASCII stay apart
+// among siblings, and a name in a script with no spelling takes its id.
+func TestAssignAcrossScripts(t *testing.T) {
+	got := Assign([]Item{{Key: "1", Name: "Математика"}, {Key: "2", Name: "Matematika"}, {Key: "3", Name: "数学 5"}, {Key: "4", Name: "Tiếng Việt"}})
+	want := map[string]string{"1": "matematika", "2": "matematika-2", "3": "3", "4": "tieng-viet"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("slug of %s = %q, want %q", k, got[k], v)
+		}
+	}
 }
