@@ -170,11 +170,17 @@ func (id Identity) Check() error {
 			return setting.Errorf(setting.SiteScripts, "%w", err)
 		}
 	}
+	codes := map[string]string{}
 	for _, k := range slices.Sorted(mapKeys(id.Locales)) {
 		o := id.Locales[k]
 		if !validLocale(k) {
 			return setting.Errorf(setting.SiteLocales, "%q: not a locale code", k)
 		}
+		n := strings.ToLower(strings.ReplaceAll(k, "_", "-"))
+		if prev, dup := codes[n]; dup {
+			return setting.Errorf(setting.SiteLocales, "%q and %q name the same locale", prev, k)
+		}
+		codes[n] = k
 		if err := checkText(o.Title, maxTitle); err != nil {
 			return setting.Errorf(setting.SiteLocales, "%s: title: %w", k, err)
 		}

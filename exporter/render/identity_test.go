@@ -49,6 +49,7 @@ func TestIdentityCheck(t *testing.T) {
 		{name: "script relative", id: Identity{Scripts: []string{"/s.js"}}, key: setting.SiteScripts},
 		{name: "script wildcard host", id: Identity{Scripts: []string{"https://*.example.org/s.js"}}, key: setting.SiteScripts, want: "no wildcard"},
 		{name: "script widening the policy", id: Identity{Scripts: []string{"https://a.example; script-src *"}}, key: setting.SiteScripts},
+		{name: "locale twice", id: Identity{Locales: map[string]LocaleIdentity{"pt_BR": {}, "pt-br": {}}}, key: setting.SiteLocales, want: "the same locale"},
 		{name: "locale bad code", id: Identity{Locales: map[string]LocaleIdentity{"e s": {}}}, key: setting.SiteLocales},
 		{name: "locale bad link", id: Identity{Locales: map[string]LocaleIdentity{"es": {Links: []Link{{"x", "javascript:x"}}}}}, key: setting.SiteLocales, want: "es: links"},
 	} {
