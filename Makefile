@@ -103,13 +103,16 @@ $(AXE):
 	mkdir -p $(TOOLS)
 	npm install --no-audit --no-fund --prefix $(TOOLS) axe-core@$(AXE_VERSION)
 
-## validate: export the sample site, then check it with the W3C Nu HTML checker and linkchecker
+## validate: export the sample site (and again with a publisher's identity), then check it with the W3C Nu HTML checker and linkchecker
 validate: build tools
 	rm -rf $(SITE)
 	./$(BIN) demo --output $(SITE) > /dev/null
 	chmod -R a+rX $(SITE)
 	java -jar $(VNU) --skip-non-html --errors-only $(SITE)
 	linkchecker --no-status $(SITE)/index.html
+	rm -rf $(SITE)-identity
+	./$(BIN) demo --config cmd/curex/testdata/site-identity/curex.yaml --formats html --output $(SITE)-identity > /dev/null
+	java -jar $(VNU) --skip-non-html --errors-only $(SITE)-identity
 
 ## bench: run every benchmark and write the tables of docs/BENCHMARKS.md (raw output in docs/bench/results.txt)
 bench:

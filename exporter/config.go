@@ -48,6 +48,9 @@ type Config struct {
 	// SiteURL is the site's absolute address (--site-url) for the sitemap
 	// and canonical links; empty means none.
 	SiteURL string
+	// Site is the publisher's identity on the website: title, logo,
+	// colours, footer, scripts, per-locale overrides (site_* settings).
+	Site render.Identity
 	// ThemeDir overrides templates and assets of the website (--theme).
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
@@ -120,6 +123,9 @@ func (c *Config) check() error {
 	default:
 		return &ConfigError{setting.Errorf(setting.Paper, "%q: want a4 or letter", c.Paper)}
 	}
+	if err := c.Site.Check(); err != nil {
+		return &ConfigError{err}
+	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
 	}
@@ -152,7 +158,7 @@ func (c *Config) check() error {
 
 // renderOptions are the settings the formats share (see render.Options).
 func (c *Config) renderOptions() render.Options {
-	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Paper: c.Paper,
+	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CacheDir: c.CacheDir,
 		PDFTimeout: c.PDFTimeout, Log: c.Log}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -146,13 +147,15 @@ type renderKeyOptions struct {
 	// and which images are kept.
 	assets             string
 	allowPrivateAssets bool
+	// site is the publisher's identity: its files are summed too.
+	site render.Identity
 }
 
 // renderKeyOptions are c's settings that shape every export.
 func (c *Config) renderKeyOptions() renderKeyOptions {
 	return renderKeyOptions{generator: c.Generator, siteURL: c.SiteURL, paper: c.Paper, themeDir: c.ThemeDir,
 		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo,
-		assets: c.Assets, allowPrivateAssets: c.AllowPrivateAssets || len(c.AssetHosts) > 0}
+		assets: c.Assets, allowPrivateAssets: c.AllowPrivateAssets || len(c.AssetHosts) > 0, site: c.Site}
 }
 
 // globalKey sums up what shapes every export besides the trees and their
@@ -171,7 +174,8 @@ func globalKey(o renderKeyOptions) ([]byte, error) {
 		IncludeUnpublished, MarkdownHugo      bool
 		Assets                                string
 		AllowPrivateAssets                    bool
-	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets}
+		Site                                  render.Identity
+	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets, o.site}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}
@@ -179,6 +183,12 @@ func globalKey(o renderKeyOptions) ([]byte, error) {
 	if exe, err := os.Executable(); err == nil {
 		if err := hashFile(h, exe); err != nil {
 			return nil, fmt.Errorf("render key: %w", err)
+		}
+	}
+	for _, f := range o.site.Files() {
+		fmt.Fprintf(h, "%s\n", filepath.ToSlash(f))
+		if err := hashFile(h, f); err != nil {
+			return nil, &ConfigError{setting.Errorf(siteFileSetting(o.site, f), "%w", err)}
 		}
 	}
 	if o.themeDir != "" {
@@ -204,4 +214,15 @@ func hashFile(h io.Writer, name string) error {
 	defer f.Close()
 	_, err = io.Copy(h, f)
 	return err
+}
+
+// siteFileSetting names the setting that gave file f of id.
+func siteFileSetting(id render.Identity, f string) string {
+	switch f {
+	case id.Logo:
+		return setting.SiteLogo
+	case id.Favicon:
+		return setting.SiteFavicon
+	}
+	return setting.SiteImage
 }

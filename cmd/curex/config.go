@@ -79,6 +79,14 @@ var settings = map[string]source{
 	"log_format":             {flag: "log-format", file: true},
 	"quiet":                  {flag: "quiet", file: true},
 	"summary_json":           {flag: "summary-json", file: true},
+	setting.SiteTitle:        {flag: "site-title", file: true},
+	setting.SiteLanguage:     {flag: "site-language", file: true},
+	setting.SiteLogo:         {flag: "site-logo", file: true},
+	setting.SiteFavicon:      {flag: "site-favicon", file: true},
+	setting.SiteImage:        {flag: "site-image", file: true},
+	setting.SiteAccent:       {flag: "site-accent", file: true},
+	setting.SiteFooter:       {flag: "site-footer", file: true},
+	setting.SiteScripts:      {flag: "site-script", file: true},
 }
 
 // Environment variables that are not a row's derived name.
@@ -379,6 +387,9 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		key := k.Value
 		if key == "token" || key == "api_token" {
 			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, envToken)
+		}
+		if structuredSiteKeys[key] {
+			continue // a mapping or a list of mappings: siteconfig.go reads it
 		}
 		src, ok := settings[key]
 		if !ok || !src.file || k.Kind != yaml.ScalarNode {

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -26,6 +27,7 @@ func newDemoCommand(g *globals) *cobra.Command {
 	var (
 		out, addr, formats string
 		serveIt            bool
+		site               siteFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -41,26 +43,34 @@ the website, the bundles, the handbook and, with Chromium, its PDF).`,
   curex demo --serve --addr 127.0.0.1:8080`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := runDemo(cmd.Context(), g, out, splitList(formats), cmd.Flags().Changed("formats")); err != nil {
+			id, err := site.identity(g, cmd)
+			if err != nil {
+				return err
+			}
+			if err := runDemo(cmd.Context(), g, out, splitList(formats), cmd.Flags().Changed("formats"), id); err != nil {
 				return err
 			}
 			if !serveIt {
 				return nil
 			}
-			return serveSite(cmd.Context(), g, out, addr, cmd.Flags().Changed("addr"))
+			return serveSite(cmd.Context(), g, out, addr, cmd.Flags().Changed("addr"), id.Origins())
 		},
 	}
 	cmd.Flags().StringVar(&out, "output", "output", "output folder")
 	cmd.Flags().BoolVar(&serveIt, "serve", false, "serve the output folder over HTTP after the export")
 	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address --serve listens on (host:port)")
 	cmd.Flags().StringVar(&formats, "formats", "", "comma-separated formats, as for export (default: "+strings.Join(exporter.DefaultFormats(), ",")+", and pdf when Chromium is found)")
+	// The site's identity comes from the same settings, and the same
+	// configuration file, as export's.
+	site.register(cmd)
 	registerConfig(cmd)
 	return cmd
 }
 
 // runDemo exports the sample into out: in formats when chosen (given
-// true), else in the default formats and the PDF when Chromium is found.
-func runDemo(ctx context.Context, g *globals, out string, formats []string, chosen bool) error {
+// true), else in the default formats and the PDF when Chromium is found;
+// site is the publisher's identity, as export takes it.
+func runDemo(ctx context.Context, g *globals, out string, formats []string, chosen bool, site render.Identity) error {
 	if chosen && len(formats) == 0 {
 		return usageErr(fmt.Errorf("--formats: want at least one format"))
 	}
@@ -111,7 +121,7 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	}
 	sum, err := exporter.Run(ctx, exporter.Config{
 		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache, Formats: formats,
-		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log, SourceDate: date,
+		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log, SourceDate: date, Site: site,
 		// The sample's images come from the sandbox, on loopback: that
 		// one address is let through, no other private one.
 		AssetHosts: []string{srv.Addr().String()},

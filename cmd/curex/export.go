@@ -161,6 +161,8 @@ type exportFlags struct {
 	pub        publishFlags
 	sched      scheduleFlags
 	progress   string
+	// site is the publisher's identity (siteconfig.go).
+	site siteFlags
 }
 
 func newExportCommand(g *globals) *cobra.Command {
@@ -215,6 +217,9 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 		c.SiteURL = strings.TrimSuffix(u.String(), "/") + "/"
 	}
 	if c.Filter, err = f.sel.filter(); err != nil {
+		return err
+	}
+	if c.Site, err = f.site.identity(g, g.cmd); err != nil {
 		return err
 	}
 	if err := checkConcurrency(f.sel.concurrency); err != nil {
@@ -287,6 +292,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.assets, "assets", "", "content images: local (the default: fetched once, checked, kept under assets/content/, so pages work offline) or remote (loaded from their URLs) (env CUREX_ASSETS)")
 	fl.BoolVar(&f.allowPrivateAssets, "allow-private-assets", false, "let content images come from private and loopback addresses (testing; never for untrusted content) (env CUREX_ALLOW_PRIVATE_ASSETS)")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
+	f.site.register(cmd)
 }
 
 // outputTarget handles --output URL: the export is written to a local

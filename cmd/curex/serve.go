@@ -19,7 +19,10 @@ import (
 const defaultServeAddr = "127.0.0.1:8000"
 
 func newServeCommand(g *globals) *cobra.Command {
-	var addr string
+	var (
+		addr    string
+		scripts []string
+	)
 	cmd := &cobra.Command{
 		Use:   "serve DIR",
 		Short: "Preview a built site over HTTP",
@@ -34,21 +37,30 @@ until interrupted (Ctrl-C).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return serveSite(cmd.Context(), g, args[0], addr, cmd.Flags().Changed("addr"))
+			origins, err := scriptOrigins(cmd, scripts)
+			if err != nil {
+				return err
+			}
+			return serveSite(cmd.Context(), g, args[0], addr, cmd.Flags().Changed("addr"), origins)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address to listen on (host:port)")
+	// The publisher's scripts (site_scripts) widen the pages' policy as a
+	// host serving the site should.
+	cmd.Flags().StringSliceVar(&scripts, "site-script", nil, "https URL of a script the pages load (analytics): its origin joins the Content-Security-Policy; repeatable (env CUREX_SITE_SCRIPTS)")
+	registerConfig(cmd)
 	return cmd
 }
 
-// serveSite serves dir until ctx ends. When addr was not chosen by the user
-// and is busy, a free port is taken instead.
-func serveSite(ctx context.Context, g *globals, dir, addr string, chosen bool) error {
+// serveSite serves dir until ctx ends, its pages with the site's policy
+// widened to the publisher's script origins. When addr was not chosen by
+// the user and is busy, a free port is taken instead.
+func serveSite(ctx context.Context, g *globals, dir, addr string, chosen bool, origins []string) error {
 	log, err := g.logger()
 	if err != nil {
 		return err
 	}
-	h, err := serve.New(dir)
+	h, err := serve.New(dir, origins...)
 	if err != nil {
 		return usageErr(err) // a missing folder or one with no site in it
 	}

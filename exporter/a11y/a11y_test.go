@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -125,6 +126,12 @@ func launch(t *testing.T) *chrome.Browser {
 // returns the output folder.
 func exportSample(t *testing.T, formats ...string) string {
 	t.Helper()
+	return exportSampleAs(t, render.Identity{}, formats...)
+}
+
+// exportSampleAs is exportSample with the publisher's identity id.
+func exportSampleAs(t *testing.T, id render.Identity, formats ...string) string {
+	t.Helper()
 	ds, err := dataset.Sample()
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +144,7 @@ func exportSample(t *testing.T, formats ...string) string {
 	sum, err := exporter.Run(context.Background(), exporter.Config{
 		BaseURL: "http://sandbox", AllowHTTP: true, Token: "sandbox-riverbend-token",
 		Transport: &sandbox.Transport{Handler: h}, AssetTransport: &sandbox.Transport{Handler: h}, Limits: ratelimit.Limits{},
-		Output: out, Formats: formats, Concurrency: 2, Generator: "curex a11y test",
+		Output: out, Formats: formats, Concurrency: 2, Generator: "curex a11y test", Site: id,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +190,55 @@ func TestWebsiteAccessibility(t *testing.T) {
 						t.Errorf("%s: %s", p.path, x)
 					default:
 						t.Logf("%s: %s", p.path, x)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestWebsiteIdentityAccessibility checks the pages a publisher's identity
+// changes (logo, accent colour, footer text and links, a Spanish catalog
+// and per-locale overrides) in light and dark mode, as
+// TestWebsiteAccessibility does the default site. (404.html links its
+// style sheet from the site's root, so it is not checked from file://.)
+func TestWebsiteIdentityAccessibility(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exports the sample site and runs a browser")
+	}
+	axe := axeSource(t)
+	b := launch(t)
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logo := filepath.Join(root, "cmd", "curex", "testdata", "site-identity", "logo.svg")
+	site := exportSampleAs(t, render.Identity{
+		Title: "Riverbend Schools Curricula", Language: "es", Logo: logo, Favicon: logo, Accent: "#1d4e89",
+		Footer: "© Riverbend Unified School District", Links: []render.Link{{Label: "About", URL: "https://example.org/about"}, {Label: "Legal", URL: "legal/"}},
+		Locales: map[string]render.LocaleIdentity{"ar": {Title: "مناهج ريفربند", Footer: "© ريفربند"}},
+	}, "html")
+	for _, p := range []string{"index.html", "algebra-1/index.html", "algebra-1/texas/es/alg-u1-l1/index.html", "algebra-1/houston-isd/ar/alg-u1-l1/index.html"} {
+		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(site, filepath.FromSlash(p)))}).String()
+		for _, v := range []struct {
+			name string
+			o    chrome.AxeOptions
+		}{{"light", chrome.AxeOptions{}}, {"dark", chrome.AxeOptions{Dark: true}}} {
+			t.Run(p+"/"+v.name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				o := v.o
+				o.Tags = tags
+				vs, err := b.Axe(ctx, u, axe, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range vs {
+					switch x.Impact {
+					case "serious", "critical":
+						t.Errorf("%s: %s", p, x)
+					default:
+						t.Logf("%s: %s", p, x)
 					}
 				}
 			})

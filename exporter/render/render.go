@@ -101,6 +101,8 @@ type Options struct {
 	ThemeDir string
 	// SiteURL is the site's absolute address; empty means none.
 	SiteURL string
+	// Site is the publisher's identity on the website (checked).
+	Site Identity
 	// Paper is the handbook's paper size: "a4" or "letter".
 	Paper string
 	// Date, when not zero, dates the content instead of the trees'

@@ -10,7 +10,9 @@
 // served. Every answer carries the headers a careful host would set:
 // X-Content-Type-Options: nosniff, a Content-Security-Policy that the
 // website's pages satisfy (no inline script or style; handbooks, which
-// are single self-contained files, may carry their own stylesheet), and
+// are single self-contained files, may carry their own stylesheet; the
+// origins of the publisher's scripts, when New is given them, may serve
+// scripts and receive requests: SitePolicy), and
 // Cache-Control: no-cache so a rebuilt site shows at once.
 package serve
 
@@ -69,12 +71,43 @@ func ContentType(name string) string {
 	return "application/octet-stream"
 }
 
-const (
-	// sitePolicy is the Content-Security-Policy of website pages.
-	sitePolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-	// handbookPolicy allows the handbook's own <style> element.
-	handbookPolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'none'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
+// handbookPolicy is the Content-Security-Policy of handbooks: it allows
+// the handbook's own <style> element, and no script.
+const handbookPolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'none'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+// SitePolicy is the Content-Security-Policy of website pages: the site's
+// own scripts and styles only, images from the site, https and data:
+// URLs. The origins of the publisher's scripts (site_scripts, such as an
+// analytics service's: "https://stats.example.org") join script-src and
+// connect-src, and nothing else; a host serving the site should send the
+// same header (docs/themes.md). An origin that is not https://host[:port]
+// is an error: it would widen the policy past what was asked.
+func SitePolicy(scriptOrigins ...string) (string, error) {
+	extra := ""
+	for _, o := range scriptOrigins {
+		if !validOrigin(o) {
+			return "", fmt.Errorf("script origin %q: want https://host[:port]", o)
+		}
+		extra += " " + o
+	}
+	return "default-src 'self'; img-src 'self' https: data:; script-src 'self'" + extra + "; style-src 'self'; connect-src 'self'" + extra +
+		"; object-src 'none'; base-uri 'none'; frame-ancestors 'none'", nil
+}
+
+// validOrigin accepts "https://" and a host name or address, with an
+// optional port: letters, digits, ".", "-", ":" and "[]" (IPv6).
+func validOrigin(o string) bool {
+	host, ok := strings.CutPrefix(o, "https://")
+	if !ok || host == "" {
+		return false
+	}
+	for _, r := range host {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-:[]", r)) {
+			return false
+		}
+	}
+	return true
+}
 
 // ErrNotSite is returned by New when the folder holds no built site.
 var ErrNotSite = errors.New("not a built curex site")
@@ -83,11 +116,19 @@ var ErrNotSite = errors.New("not a built curex site")
 type Handler struct {
 	root *os.Root
 	fsys fs.FS
+	// sitePolicy is the Content-Security-Policy of website pages.
+	sitePolicy string
 }
 
-// New opens dir for serving. It fails with an error wrapping ErrNotSite
-// when dir has no index.html, and names the folder in every error.
-func New(dir string) (*Handler, error) {
+// New opens dir for serving. Its website pages are sent SitePolicy of
+// scriptOrigins, the origins of the publisher's scripts (none by
+// default). It fails with an error wrapping ErrNotSite when dir has no
+// index.html, and names the folder in every error.
+func New(dir string, scriptOrigins ...string) (*Handler, error) {
+	policy, err := SitePolicy(scriptOrigins...)
+	if err != nil {
+		return nil, fmt.Errorf("serve %s: %w", dir, err)
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("serve %s: %w", dir, err)
@@ -96,7 +137,7 @@ func New(dir string) (*Handler, error) {
 		root.Close()
 		return nil, fmt.Errorf("serve %s: no %s: build a site there with curex export or curex build first: %w", dir, layout.Home, ErrNotSite)
 	}
-	return &Handler{root: root, fsys: root.FS()}, nil
+	return &Handler{root: root, fsys: root.FS(), sitePolicy: policy}, nil
 }
 
 // Close releases the folder.
@@ -179,7 +220,7 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 	if path.Base(name) == layout.HandbookFile {
 		hdr.Set("Content-Security-Policy", handbookPolicy)
 	} else {
-		hdr.Set("Content-Security-Policy", sitePolicy)
+		hdr.Set("Content-Security-Policy", h.sitePolicy)
 	}
 	if status == http.StatusOK {
 		rs, ok := f.(io.ReadSeeker)

@@ -123,6 +123,46 @@ func TestPolicies(t *testing.T) {
 	}
 }
 
+// TestPolicyListsScriptOrigins checks that the publisher's script origins
+// (site_scripts) join script-src and connect-src of website pages, not
+// the handbook's, and that anything but an https origin is refused.
+func TestPolicyListsScriptOrigins(t *testing.T) {
+	h, err := New(site(t), "https://stats.example.org", "https://cdn.example.net:8443")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	get := func(p string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		return rec.Header().Get("Content-Security-Policy")
+	}
+	csp := get("/index.html")
+	for _, want := range []string{
+		"script-src 'self' https://stats.example.org https://cdn.example.net:8443;",
+		"connect-src 'self' https://stats.example.org https://cdn.example.net:8443;",
+		"style-src 'self';",
+	} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("site policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe") {
+		t.Errorf("site policy %q allows unsafe sources", csp)
+	}
+	if hb := get("/algebra-1/base/en/handbook.html"); strings.Contains(hb, "stats.example.org") {
+		t.Errorf("handbook policy %q lists the site's script origins", hb)
+	}
+	for _, bad := range []string{
+		"javascript:alert(1)", "data:text/javascript,alert(1)", "http://stats.example.org",
+		"https://stats.example.org; script-src *", "https://", "'unsafe-inline'", "*", "https://a b",
+	} {
+		if _, err := New(site(t), bad); err == nil {
+			t.Errorf("New with script origin %q: no error", bad)
+		}
+	}
+}
+
 func TestNewRejectsFoldersWithoutSite(t *testing.T) {
 	for _, tc := range []struct{ name, dir string }{
 		{"empty folder", t.TempDir()},

@@ -42,6 +42,17 @@ const (
 	// PrivateAssets (allow_private_assets) lets content images come from
 	// private and loopback addresses (testing).
 	PrivateAssets = "allow_private_assets"
+	// The publisher's identity on the website (render.Identity).
+	SiteTitle       = "site_title"
+	SiteLanguage    = "site_language"
+	SiteLogo        = "site_logo"
+	SiteFavicon     = "site_favicon"
+	SiteImage       = "site_image"
+	SiteAccent      = "site_accent"
+	SiteFooter      = "site_footer"
+	SiteFooterLinks = "site_footer_links"
+	SiteScripts     = "site_scripts"
+	SiteLocales     = "site_locales"
 )
 
 // Error is a setting a library refuses.

@@ -60,4 +60,15 @@
 //
 // Pages use no inline script or style, so they work under a
 // Content-Security-Policy of script-src 'self'; style-src 'self'.
+//
+// # The publisher's identity
+//
+// Options.Identity and Site.Identity (render.Identity) give the site the
+// publisher's title (per locale), the catalog's and 404 page's language,
+// a logo, a favicon and a card image (local files copied to assets/ with
+// a content hash), an accent colour (assets/identity.<hash>.css, which
+// sets --accent after site.css, lighter in dark mode), a footer's text
+// and links, and scripts (analytics) each page loads with defer. Every
+// page carries OpenGraph and Twitter card tags (Page.Social). All of it
+// is escaped as content is.
 package html

@@ -57,6 +57,12 @@ type Page struct {
 	Landing *Landing
 	// Chroma is set when the page may hold highlighted code.
 	Chroma bool
+	// Brand is the publisher's identity on this page: logo, favicon,
+	// accent style sheet, footer, scripts (never nil in a template).
+	Brand *Brand
+	// Social is the page's OpenGraph and Twitter card (never nil in a
+	// template).
+	Social *Social
 
 	msgs   i18n.Messages
 	assets *assetSet

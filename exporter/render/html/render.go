@@ -15,6 +15,7 @@ import (
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/exporter/render/mathml"
@@ -44,6 +45,10 @@ type Options struct {
 	// Math converts TeX to MathML (nil: a converter of the renderer's
 	// own).
 	Math *mathml.Converter
+	// Identity is the publisher's identity (checked with its Check): New
+	// reads its logo, favicon and card image, RenderSite writes them under
+	// assets/. The pages take the rest from Site.Identity.
+	Identity render.Identity
 }
 
 // Gate bounds concurrent rendering (see Options.Gate).
@@ -72,10 +77,12 @@ const sidebarWindow = 10
 // Renderer writes the website. It is safe for concurrent RenderTree calls;
 // RenderSite comes after every RenderTree.
 type Renderer struct {
-	opts    Options
-	pages   map[string]*template.Template
-	assets  *assetSet
-	content *contentRenderer
+	opts   Options
+	pages  map[string]*template.Template
+	assets *assetSet
+	// identity holds the files of Options.Identity.
+	identity *identityAssets
+	content  *contentRenderer
 	// joinItems is set when the "tree" template is the embedded one,
 	// which prints a list's items one a line: a run of items rendered
 	// once per tree is then handed to it as one item, joined the same
@@ -119,7 +126,11 @@ func New(o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, content: cr, trees: map[string]*treeRecord{},
+	identity, err := loadIdentity(o.Identity)
+	if err != nil {
+		return nil, err
+	}
+	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, trees: map[string]*treeRecord{},
 		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
 }
 
@@ -215,6 +226,7 @@ func loadTemplates(themeDir string) (map[string]*template.Template, error) {
 // execute renders p with the template of its kind.
 func (r *Renderer) execute(w Writer, kind string, p *Page) error {
 	p.assets = r.assets
+	r.decorate(p)
 	buf, _ := r.buffers.Get().(*bytes.Buffer)
 	if buf == nil {
 		buf = new(bytes.Buffer)
@@ -307,7 +319,12 @@ func siteLang(site *Site) string {
 	return "en"
 }
 
-func siteTitle(site *Site, m i18n.Messages) string {
+// siteTitle is the site's title on pages in lang: the publisher's for
+// that locale, else the publisher's, else the word for "Curricula".
+func siteTitle(site *Site, lang string, m i18n.Messages) string {
+	if t := site.Identity.For(lang).Title; t != "" {
+		return t
+	}
 	if site.Title != "" {
 		return site.Title
 	}
@@ -351,6 +368,11 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 			return err
 		}
 	}
+	for _, a := range r.identity.all() {
+		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
+			return err
+		}
+	}
 	if err := r.renderCatalog(w, site); err != nil {
 		return err
 	}
@@ -379,7 +401,7 @@ func (r *Renderer) renderCatalog(w Writer, site *Site) error {
 	lang := siteLang(site)
 	m := i18n.For(lang)
 	p := &Page{Kind: "catalog", Path: layout.Home, Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
-	p.Title = siteTitle(site, m)
+	p.Title = siteTitle(site, lang, m)
 	if site.URL != "" {
 		p.Canonical = absURL(site.URL, p.Path)
 	}
@@ -406,13 +428,13 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 	}
 	m := i18n.For(lang)
 	p := &Page{Kind: "curriculum", Path: layout.CurriculumIndex(c.Slug), Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
-	p.Title = c.Name + " — " + siteTitle(site, m)
+	p.Title = c.Name + " — " + siteTitle(site, lang, m)
 	p.Description = c.Description
 	if site.URL != "" {
 		p.Canonical = absURL(site.URL, p.Path)
 	}
-	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: p.Href(layout.Home), Curriculum: c.Name, CurriculumHref: p.Href(p.Path)}
-	p.Breadcrumbs = []Link{{Title: siteTitle(site, m), Href: p.Header.SiteHref}, {Title: c.Name}}
+	p.Header = Header{SiteTitle: siteTitle(site, lang, m), SiteHref: p.Href(layout.Home), Curriculum: c.Name, CurriculumHref: p.Href(p.Path)}
+	p.Breadcrumbs = []Link{{Title: siteTitle(site, lang, m), Href: p.Header.SiteHref}, {Title: c.Name}}
 	l := &Landing{Name: c.Name, Description: c.Description, Locales: c.Locales}
 	for i := range c.Variants {
 		v := &c.Variants[i]
@@ -459,8 +481,8 @@ func (r *Renderer) renderNotFound(w Writer, site *Site) error {
 		root = strings.TrimSuffix(site.URL, "/") + "/"
 	}
 	p := &Page{Kind: "notfound", Path: layout.NotFound, Lang: lang, RTL: RTL(lang), Site: site, msgs: m, root: root}
-	p.Title = m.T("not_found_title") + " — " + siteTitle(site, m)
-	p.Header = Header{SiteTitle: siteTitle(site, m), SiteHref: root}
+	p.Title = m.T("not_found_title") + " — " + siteTitle(site, lang, m)
+	p.Header = Header{SiteTitle: siteTitle(site, lang, m), SiteHref: root}
 	return r.execute(w, "404", p)
 }
 

@@ -3,6 +3,7 @@ package html
 import (
 	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render"
 )
 
 // Site is what the renderer knows of the whole export beyond single trees:
@@ -17,6 +18,10 @@ type Site struct {
 	URL string
 	// Generator names the program ("curex 0.1.0").
 	Generator string
+	// Identity is the publisher's identity: per-locale titles, footer,
+	// links, scripts (Page.Brand) and the social card's image
+	// (Page.Social). Title and Lang above are its Title and Language.
+	Identity render.Identity
 	// Lang is the language of the catalog and 404 pages ("en" when empty);
 	// a curriculum's landing page is in its primary locale.
 	Lang string

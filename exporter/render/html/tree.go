@@ -198,7 +198,7 @@ func (x *treeCtx) page(kind, path string) *Page {
 		p.Canonical = absURL(x.site.URL, path)
 	}
 	p.Header = Header{
-		SiteTitle: siteTitle(x.site, x.m), SiteHref: p.Href(layout.Home),
+		SiteTitle: siteTitle(x.site, x.l.Code, x.m), SiteHref: p.Href(layout.Home),
 		Curriculum: x.c.Name, CurriculumHref: p.Href(layout.CurriculumIndex(x.c.Slug)),
 		Variant: variantName(x.v, x.m), Locale: x.l.Name, TOCHref: p.Href(x.toc),
 	}

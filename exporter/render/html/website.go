@@ -56,9 +56,11 @@ type Website struct {
 // NewSite makes the website of a run (a render.Format's NewSite). A theme
 // it cannot load is an error naming the theme setting.
 func NewSite(_ context.Context, o render.Options) (render.Site, error) {
-	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math})
-	if err != nil {
+	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math, Identity: o.Site})
+	if _, ok := setting.Of(err); err != nil && !ok {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
+	} else if err != nil {
+		return nil, err
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -272,7 +274,7 @@ func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.E
 // from the previous run).
 func siteOf(o render.Options, plan *fetch.Plan, exported map[model.Key]bool) *Site {
 	site := &Site{
-		URL: o.SiteURL, Generator: o.Generator,
+		URL: o.SiteURL, Generator: o.Generator, Title: o.Site.Title, Lang: o.Site.Language, Identity: o.Site,
 		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
 		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"), Cartridges: o.Has("cartridge"),
 		EPUBs: o.Has("epub"),
