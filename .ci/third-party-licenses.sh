@@ -7,6 +7,7 @@ set -euo pipefail
 out=${1:?usage: third-party-licenses.sh FILE}
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
+mkdir -p "$(dirname "$out")"
 {
   echo "Third-party licences of the curex binary (build tags: ${TAGS:-none})."
   echo "Each section is one module, as found in its source at the version linked."
