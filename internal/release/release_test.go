@@ -387,6 +387,17 @@ func TestGitHubAction(t *testing.T) {
 		t.Errorf("output exit-code is %q, want %q", a.Outputs["exit-code"].Value, want)
 	}
 	checkExport(t, filepath.Join(r.work, "site"), filepath.Join(r.work, r.values["inputs.cache-dir"]))
+
+	// A configuration error fails the export step with exit code 2, which
+	// the step reports as its output.
+	r.values["inputs.formats"] = "no-such-format"
+	export := a.Runs.Steps[len(a.Runs.Steps)-1]
+	if out, err := r.step(t, export); err == nil || !strings.Contains(out, "::error::curex: usage or configuration error") {
+		t.Errorf("export with a bad format: err %v, output %q; want a failed step and an error annotation", err, out)
+	}
+	if out, _ := os.ReadFile(r.githubOutput); !strings.HasSuffix(string(out), "exit-code=2\n") {
+		t.Errorf("GITHUB_OUTPUT %q, want exit-code=2 last", out)
+	}
 }
 
 // TestGitHubActionInstallRefuses: the install step fails, and adds nothing
