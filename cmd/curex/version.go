@@ -123,3 +123,7 @@ recorded, or "dev" with the commit of a build from a work tree. curex
 		},
 	}
 }
+
+// generator names this curex in what it writes (the pages' generator
+// meta tag, manifest.json): "curex 1.2.0", or "curex dev".
+func generator() string { return "curex " + currentStamp().version }
