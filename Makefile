@@ -37,7 +37,8 @@ VERSITYGW   := $(GOBIN)/versitygw
 VERSITYGW_VERSION := v1.8.0
 # Release tools (make release-check), each built once per machine into its
 # own versioned folder under GOPATH/tools, kept like staticcheck and
-# versitygw: GoReleaser costs about 4 CPU-minutes to build from a cold cache.
+# versitygw: GoReleaser costs about 5 CPU-minutes to build from a cold build cache
+# (4 min 49 s on 2 busy cores; docs/dependencies.md).
 GORELEASER_VERSION := v2.15.1
 GORELEASER  := $(shell $(GO) env GOPATH)/tools/goreleaser@$(GORELEASER_VERSION)/goreleaser
 CYCLONEDX_VERSION := v1.10.0
