@@ -30,11 +30,12 @@ if [ -z "$(git remote)" ]; then
 fi
 "$GORELEASER" release --snapshot --clean --skip=docker --config "$cfg"
 
-# The binary: static (no dynamic section, no interpreter), built without
-# cgo, and reporting the snapshot's version both ways.
+# The binary: built without cgo, static by file(1)'s reading where file is
+# installed (no interpreter, no dynamic section), and reporting the
+# snapshot's version both ways.
 version=$(sed -n 's/.*"version":"\([^"]*\)".*/\1/p' dist/metadata.json)
 bin=$(ls dist/curex_"${goos}_${goarch}"*/curex)
-if file "$bin" | grep -q 'dynamically linked'; then
+if command -v file >/dev/null && file "$bin" | grep -q 'dynamically linked'; then
   echo "release-snapshot: $bin is dynamically linked: $(file -b "$bin")" >&2
   exit 1
 fi
