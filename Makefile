@@ -1,9 +1,11 @@
 # curex — keep this file a thin layer over the go tool.
 GO          ?= go
 BIN         := bin/curex
-VERSION     ?= 0.1.0
+# VERSION: the tag at HEAD (v dropped), else the nearest tag with the commits
+# since it (1.2.0-3-g358da07), else dev; releases are made by GoReleaser.
+VERSION     ?= $(shell git describe --tags --dirty 2>/dev/null | sed 's/^v//' | grep . || echo dev)
 TAGS        ?=
-COMMIT      ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+COMMIT      ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS     := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 GOBIN       := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
@@ -33,6 +35,14 @@ AXE_VERSION := 4.14.1
 AXE         := $(TOOLS)/node_modules/axe-core/axe.min.js
 VERSITYGW   := $(GOBIN)/versitygw
 VERSITYGW_VERSION := v1.8.0
+# Release tools (make release-check), each built once per machine into its
+# own versioned folder under GOPATH/tools, kept like staticcheck and
+# versitygw: GoReleaser costs about 5 CPU-minutes to build from a cold build cache
+# (4 min 49 s on 2 busy cores; docs/dependencies.md).
+GORELEASER_VERSION := v2.15.1
+GORELEASER  := $(shell $(GO) env GOPATH)/tools/goreleaser@$(GORELEASER_VERSION)/goreleaser
+CYCLONEDX_VERSION := v1.10.0
+CYCLONEDX   := $(shell $(GO) env GOPATH)/tools/cyclonedx-gomod@$(CYCLONEDX_VERSION)/cyclonedx-gomod
 # Debian packages the tests use (and Java for the Nu checker): validators, headless Chromium (PDF,
 # accessibility), PDF tools, CJK fonts for handbooks, MkDocs for the
 # Markdown bundle check, epubcheck and Calibre for the EPUB books.
@@ -40,11 +50,11 @@ APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 APT_PACKAGES += epubcheck calibre
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean
 
 all: build
 
-## build: compile bin/curex (TAGS=gcs adds gs:// buckets, about +31 MB)
+## build: compile bin/curex (TAGS=gcs adds gs:// buckets, about +31 MB; TAGS=nopublish leaves out every bucket driver, about -12 MB)
 build:
 	$(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/curex
 
@@ -72,11 +82,28 @@ check: lint
 test: lint tools
 	$(GO) mod verify
 	$(MAKE) validate
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
+	$(MAKE) release-check
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
 	$(TESTENV) CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./cmd/curex/
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
 	$(MAKE) nightly
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
+
+## release-check: check .goreleaser.yaml, build a snapshot release of this platform into dist/ (archive, checksums, SBOM) and check its binary is static and knows its version
+release-check: $(GORELEASER) $(CYCLONEDX)
+	$(GORELEASER) check
+	GO=$(GO) GORELEASER=$(GORELEASER) PATH="$(dir $(CYCLONEDX)):$$PATH" .ci/release-snapshot.sh
+
+## release-demo: install the snapshot release (checksum verified) into $(RELEASE_DEMO_DIR), start its curex sandbox and run curex export against it into output/
+RELEASE_DEMO_DIR ?= /tmp/curex-release-demo
+release-demo: release-check
+	.ci/release-demo.sh $(RELEASE_DEMO_DIR) output
+
+$(GORELEASER):
+	GOBIN=$(dir $@) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+$(CYCLONEDX):
+	GOBIN=$(dir $@) $(GO) install github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$(CYCLONEDX_VERSION)
 
 ## nightly: nightly exports of a synthetic organization of 25,000 trees under the real limits, in virtual time (about 2 minutes; -race runs it at 1,000 trees)
 nightly:
@@ -158,5 +185,5 @@ demo: build
 	./$(BIN) demo --output output $(if $(FORMATS),--formats $(FORMATS))
 
 clean:
-	rm -rf bin
+	rm -rf bin dist .release
 	find output -mindepth 1 ! -name .gitkeep -delete

@@ -30,7 +30,7 @@ build names it, writes nothing and exits 1.`,
 				return err
 			}
 			c.CacheDir = cacheDir
-			c.Generator = "curex " + version
+			c.Generator = generator()
 			target, err := f.outputTarget(cmd.Context(), &c)
 			if err != nil {
 				return err

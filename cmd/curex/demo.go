@@ -121,7 +121,7 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	}
 	sum, err := exporter.Run(ctx, exporter.Config{
 		BaseURL: srv.URL, Token: demoToken, Output: out, CacheDir: cache, Formats: formats,
-		Limits: ratelimit.Default(), Generator: "curex " + version, Log: log, SourceDate: date, Site: site,
+		Limits: ratelimit.Default(), Generator: generator(), Log: log, SourceDate: date, Site: site,
 		// The sample's images come from the sandbox, on loopback: that
 		// one address is let through, no other private one.
 		AssetHosts: []string{srv.Addr().String()},

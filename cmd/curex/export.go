@@ -76,7 +76,7 @@ func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 		return usageErr(fmt.Errorf("--rate-limit: %w", err))
 	}
 	c.CacheDir = f.cacheDir
-	c.Generator = "curex " + version
+	c.Generator = generator()
 	return nil
 }
 

@@ -29,10 +29,11 @@ const (
 	exitSIGTERM = 143
 )
 
-// Set by the Makefile through -ldflags "-X main.version=... -X main.commit=...".
+// Set by release builds through -ldflags "-X main.version=... -X main.commit=...";
+// left empty, they come from the build information (version.go).
 var (
-	version = "0.1.0-dev"
-	commit  = "unknown"
+	version string
+	commit  string
 )
 
 func main() {

@@ -14,16 +14,6 @@ import (
 	"testing"
 )
 
-func TestVersion(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := run(context.Background(), []string{"version"}, &out, &errOut); code != exitOK {
-		t.Fatalf("exit %d, stderr %q", code, errOut.String())
-	}
-	if !strings.HasPrefix(out.String(), "curex "+version+" (commit ") || !strings.Contains(out.String(), "go1.") {
-		t.Fatalf("version output %q", out.String())
-	}
-}
-
 func TestUsageErrorsExit2(t *testing.T) {
 	tests := []struct {
 		args []string

@@ -1,13 +1,15 @@
+//go:build !nopublish
+
 package publish
 
 // The gocloud.dev/blob drivers this build registers on blob.DefaultURLMux.
-// Keep supportedSchemes in url.go and docs/publish.md in step with them.
+// Keep supportedSchemes and docs/publish.md in step with them. A build with
+// -tags nopublish registers none (drivers_nopublish.go).
 // gcsblob (gs://) is registered only with -tags gcs (drivers_gcs.go): it
 // adds about 31 MB to the binary (the Cloud Storage client with gRPC and
 // its telemetry exporters), more than every other driver together.
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 
@@ -18,11 +20,10 @@ import (
 	_ "gocloud.dev/blob/s3blob"   // s3:// (AWS S3 and S3-compatible servers)
 )
 
-// ErrNoCredentials is returned when a bucket cannot be opened because the
-// environment lacks what its driver needs (for azblob://, a storage
-// account); the message names what to set. It is found before anything is
-// listed or written.
-var ErrNoCredentials = errors.New("no credentials for the bucket")
+// supportedSchemes are the gocloud.dev/blob drivers this build registers,
+// in the order the documentation lists them; gcsSchemes adds gs in a build
+// with -tags gcs (drivers_gcs.go).
+var supportedSchemes = append([]string{"s3"}, append(gcsSchemes, "azblob", "file", "mem")...)
 
 // openBucket opens the bucket t names. An azblob:// URL needs a storage
 // account from the environment or the URL; without one, the driver's own

@@ -24,12 +24,16 @@ var (
 	// ErrUnsupportedScheme is returned (wrapped together with ErrBadURL) for
 	// a URL scheme this build of curex has no driver for.
 	ErrUnsupportedScheme = errors.New("unsupported bucket URL scheme")
+	// ErrNoCredentials is returned when a bucket cannot be opened because
+	// the environment lacks what its driver needs (for azblob://, a storage
+	// account); the message names what to set. It is found before anything
+	// is listed or written.
+	ErrNoCredentials = errors.New("no credentials for the bucket")
+	// ErrNotBuilt is returned (wrapped together with ErrBadURL) for every
+	// bucket URL by a curex built with -tags nopublish, which has no
+	// publishing drivers (drivers_nopublish.go).
+	ErrNotBuilt = errors.New("this curex was built without publishing (-tags nopublish)")
 )
-
-// supportedSchemes are the gocloud.dev/blob drivers this build registers
-// (see drivers.go), in the order the documentation lists them; gcsSchemes
-// adds gs in a build with -tags gcs (drivers_gcs.go).
-var supportedSchemes = append([]string{"s3"}, append(gcsSchemes, "azblob", "file", "mem")...)
 
 // Schemes returns the bucket URL schemes this build of curex supports.
 func Schemes() []string { return append([]string(nil), supportedSchemes...) }
@@ -127,6 +131,10 @@ func parseURL(raw string) (target, error) {
 		return target{}, fmt.Errorf("%w %q: want scheme://bucket/prefix, e.g. s3://my-bucket/site/?region=us-east-1", ErrBadURL, display)
 	}
 	t := target{display: display}
+	if len(supportedSchemes) == 0 {
+		return target{}, fmt.Errorf("%w %s: %w: it writes output folders only; copy one to a bucket with "+
+			"rclone or aws s3 sync, or use a release build of curex, which publishes to s3://, azblob:// and file://", ErrBadURL, display, ErrNotBuilt)
+	}
 	scheme := strings.ToLower(u.Scheme)
 	if !supported(scheme) {
 		return target{}, fmt.Errorf("%w: %w %q in %s: this build of curex supports %s",
