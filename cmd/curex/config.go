@@ -254,7 +254,8 @@ func configPath(cmd *cobra.Command) (path string, found bool, err error) {
 func logConfig(cmd *cobra.Command, path string, found bool) {
 	level, _ := cmd.Flags().GetString("log-level")
 	format, _ := cmd.Flags().GetString("log-format")
-	log, err := (&globals{logLevel: level, logFormat: format, stderr: cmd.ErrOrStderr()}).logger()
+	quiet, _ := cmd.Flags().GetBool("quiet")
+	log, err := (&globals{logLevel: level, logFormat: format, quiet: quiet, stderr: cmd.ErrOrStderr(), cmd: cmd}).logger()
 	if err != nil {
 		return // the command reports the bad flag itself
 	}

@@ -397,6 +397,8 @@ func TestConfigLog(t *testing.T) {
 		{[]string{"--log-format", "json"}, `"msg":"read settings from the working folder","file":"curex.yaml"}`},
 		{[]string{"--config", named}, ""},
 		{[]string{"--config", named, "--log-level", "debug"}, "level=DEBUG msg=\"read settings\" file=" + named},
+		{[]string{"--quiet"}, ""},
+		{[]string{"--quiet", "--log-level", "info"}, "msg=\"read settings from the working folder\" file=curex.yaml"},
 	}
 	for _, tt := range tests {
 		resolve(t, "publish", nil, nil, map[string]string{"curex.yaml": "gzip: true\n"})
