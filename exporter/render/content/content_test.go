@@ -388,7 +388,7 @@ func TestChromaClasses(t *testing.T) {
 					t.Errorf("highlighted unknown language:\n%s", s)
 				}
 			default:
-				if !strings.Contains(s, `<pre class="chroma"><code class="language-`+lang+`" data-lang="`+lang+`">`) {
+				if !strings.Contains(s, `<pre class="chroma" tabindex="0"><code class="language-`+lang+`" data-lang="`+lang+`">`) {
 					t.Errorf("no chroma wrapper:\n%s", s)
 				}
 			}
@@ -573,7 +573,7 @@ func TestLargeInputs(t *testing.T) {
 		{"1MB lt", str(strings.Repeat("<a", mb/2)), "&lt;a"},
 		{"1MB quotes", str(strings.Repeat(`"a' `, mb/4)), "&ldquo;"},
 		{"1MB table", str("|a|b|\n|-|-|\n" + strings.Repeat("|1|2|\n", mb/6)), "<td>1</td>"},
-		{"1MB code", str("```python\n" + strings.Repeat("x = 1 # c\n", mb/10) + "```"), "<pre><code class=\"language-python\">"},
+		{"1MB code", str("```python\n" + strings.Repeat("x = 1 # c\n", mb/10) + "```"), "<pre tabindex=\"0\"><code class=\"language-python\">"},
 		{"1MB blockquotes", str(strings.Repeat("> ", mb/2) + "x"), "<blockquote>"},
 		{"1MB lists", str(strings.Repeat("- ", mb/2) + "x"), "<ul>"},
 		{"1MB ordered lists", str(strings.Repeat("1) ", mb/3) + "x"), "<ol>"},

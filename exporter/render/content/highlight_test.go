@@ -82,7 +82,7 @@ func TestHighlightWatchdog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(want, `<pre class="chroma">`) || strings.Contains(want, `class="err"`) {
+	if !strings.Contains(want, `<pre class="chroma" tabindex="0">`) || strings.Contains(want, `class="err"`) {
 		t.Fatalf("not highlighted cleanly:\n%s", want)
 	}
 	for _, tc := range []struct {
@@ -137,7 +137,7 @@ func TestHighlightBounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Contains(string(out), `<pre class="chroma">`); got != tc.highlighted {
+			if got := strings.Contains(string(out), `<pre class="chroma" tabindex="0">`); got != tc.highlighted {
 				t.Errorf("highlighted = %v, want %v", got, tc.highlighted)
 			}
 		})

@@ -26,7 +26,7 @@ func TestMath(t *testing.T) {
 		{"bracket block", "\\[\n\\begin{cases} x+y=3 \\\\ x-y=1 \\end{cases}\n\\]", []string{`<div class="math-display" tabindex="0">`, `<mtable>`}, nil, 0},
 		{"math fence", "```math\n\\sqrt{2}\n```", []string{`<div class="math-display" tabindex="0"><math display="block"><semantics><msqrt>`}, []string{"<pre"}, 0},
 		{"code span", "Use `$x$` literally", []string{`<code>$x$</code>`}, []string{"<math"}, 0},
-		{"code fence", "```\n$x$\n```", []string{`<pre><code>$x$`}, []string{"<math"}, 0},
+		{"code fence", "```\n$x$\n```", []string{`<pre tabindex="0"><code>$x$`}, []string{"<math"}, 0},
 		{"unclosed double", "$$5 off and $3$", []string{`$$5 off and <math>`}, nil, 0},
 		{"in list", "- item $x$\n- $$\n  y\n  $$", []string{`<li>item <math>`, `<li>` + "\n" + `<div class="math-display" tabindex="0"><math display="block"><semantics><mi>y</mi><annotation encoding="application/x-tex">y</annotation>`}, nil, 0},
 		{"error inline", `Bad $\frac{1}{$ here`, []string{`Bad <code class="math-error" title="mathml: Unexpected end of input in a macro argument, expected &#39;}&#39;"><span class="math-error-mark">⚠ TeX</span> $\frac{1}{$</code> here`}, []string{"<math"}, 1},

@@ -36,6 +36,7 @@ func (s *safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindRawHTML, s.renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, s.renderHTMLBlock)
 	reg.Register(ast.KindFencedCodeBlock, s.renderFencedCodeBlock)
+	reg.Register(ast.KindCodeBlock, s.renderCodeBlock)
 	reg.Register(kindMathInline, s.renderMathInline)
 	reg.Register(kindMathBlock, s.renderMathBlock)
 }
@@ -191,6 +192,28 @@ func codeLanguage(info []byte) string {
 	return b.String()
 }
 
+// Code blocks are <pre tabindex="0">: a line wider than the page scrolls
+// sideways inside the block, and a reader without a pointer can only
+// scroll what takes the keyboard focus (as display math does).
+
+// renderCodeBlock writes an indented code block, escaped, never
+// highlighted (it names no language).
+func (s *safeRenderer) renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<pre tabindex="0"><code>`)
+	lines := node.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		line := lines.At(i)
+		_, _ = w.Write(util.EscapeHTML(line.Value(source)))
+	}
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// renderFencedCodeBlock writes a fenced code block: highlighted when it
+// names a language chroma knows, display math for "math", else escaped.
 func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -217,7 +240,7 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 			default:
 				var out bytes.Buffer
 				if err := s.r.chroma.Format(&out, styles.Get(lightStyle), chroma.Literator(tokens...)); err == nil {
-					_, _ = w.WriteString(`<pre class="chroma"><code class="language-` + lang + `" data-lang="` + lang + `">`)
+					_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code class="language-` + lang + `" data-lang="` + lang + `">`)
 					_, _ = w.Write(out.Bytes())
 					_, _ = w.WriteString("</code></pre>\n")
 					return ast.WalkSkipChildren, nil
@@ -225,7 +248,7 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 			}
 		}
 	}
-	_, _ = w.WriteString(`<pre><code`)
+	_, _ = w.WriteString(`<pre tabindex="0"><code`)
 	if lang != "" {
 		_, _ = w.WriteString(` class="language-` + lang + `"`)
 	}
