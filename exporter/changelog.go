@@ -24,6 +24,9 @@ type changeLog struct {
 
 	mu        sync.Mutex
 	histories map[model.Key]*changes.History // for the website
+	// unmatched counts the trees that changed since the previous output
+	// while the cache held no snapshot of their previous version.
+	unmatched int
 }
 
 // changeOptions are the settings of a changeLog.
@@ -66,7 +69,10 @@ func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.Manife
 				}
 				h.Add(e)
 			} else {
-				l.o.log.Info("changes: no snapshot of the previous tree to compare with", "export", t.Dir())
+				l.o.log.Debug("changes: no snapshot of the previous tree to compare with", "export", t.Dir())
+				l.mu.Lock()
+				l.unmatched++
+				l.mu.Unlock()
 			}
 		}
 		if err := l.store.Put(t.Export, cur); err != nil {
@@ -85,6 +91,20 @@ func (l *changeLog) record(w *output.Writer, t *model.Tree, entry *output.Manife
 	l.histories[t.Key()] = h
 	l.mu.Unlock()
 	return nil
+}
+
+// report logs, once per run, how many changed trees had no snapshot of
+// their previous version to compare with (a new or cleared cache folder,
+// or one another output used): their histories go on without this
+// change. Each tree is named at debug level.
+func (l *changeLog) report() {
+	l.mu.Lock()
+	n := l.unmatched
+	l.mu.Unlock()
+	if n > 0 {
+		l.o.log.Info("changes: the cache held no snapshot of the previous version of some changed trees (a new or cleared cache folder?); their change histories do not record this change",
+			"trees", n)
+	}
 }
 
 // previous reads the export's changes.json from the previous output (never

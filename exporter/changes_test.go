@@ -1,12 +1,15 @@
 package exporter_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -196,4 +199,50 @@ func TestWhatChanged(t *testing.T) {
 		t.Errorf("after a second change: %v, %+v", err, later.Entries)
 	}
 	checkBundles(t, out, sum.Planned)
+}
+
+// TestChangesWithoutSnapshots: an export into an output an earlier run
+// wrote, with a new cache folder, cannot compare the changed trees with
+// their previous versions; it says so in one line, with their count
+// (each tree is named at debug level only). With the cache the earlier
+// run filled, it compares them and says nothing.
+func TestChangesWithoutSnapshots(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		newCache bool
+	}{
+		{"the same cache folder", false},
+		{"a new cache folder", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h, url := sampleServer(t, sandbox.Options{})
+			var logs bytes.Buffer
+			cfg := exporter.Config{BaseURL: url, Token: token, Output: filepath.Join(t.TempDir(), "out"), CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+				Generator: "curex test", Formats: []string{"json"}, Filter: fetch.Filter{Locales: []string{"en", "es"}},
+				Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+			if _, err := exporter.Run(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Edit(editAlgebra); err != nil {
+				t.Fatal(err)
+			}
+			if tc.newCache {
+				cfg.CacheDir = t.TempDir()
+			}
+			logs.Reset()
+			sum, err := exporter.Run(context.Background(), cfg)
+			if err != nil || sum.Partial() {
+				t.Fatalf("%v %v", err, sum)
+			}
+			lines := strings.Count(logs.String(), "no snapshot")
+			switch {
+			case !tc.newCache && lines != 0:
+				t.Errorf("%d lines about missing snapshots, want none:\n%s", lines, logs.String())
+			case tc.newCache && (lines != 1 || !regexp.MustCompile(`trees=[1-9]`).MatchString(logs.String())):
+				t.Errorf("%d lines about missing snapshots, want one with the count of trees:\n%s", lines, logs.String())
+			}
+		})
+	}
 }

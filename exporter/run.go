@@ -596,6 +596,7 @@ func (r *run) commit(context.Context) error {
 	if err := r.changes.prune(m); err != nil {
 		return err
 	}
+	r.changes.report()
 	sum := r.sum
 	sum.Files = r.w.Listed()
 	sum.FilesWritten, sum.FilesUnchanged = r.w.Counts()
