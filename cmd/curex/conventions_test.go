@@ -538,6 +538,9 @@ func TestJSONLogHasNoProse(t *testing.T) {
 		{"refused URL", append([]string{"whoami", "--base-url", "http://api.example.org"}, j...), exitUsage, []string{"--allow-http"}},
 		{"unknown command", append([]string{"exprot"}, j...), exitUsage, []string{"Did you mean this?"}},
 		{"bad token", append([]string{"whoami", "--base-url", url, "--token-file", filepath.Join(dir, "nope")}, j...), exitUsage, []string{"--token-file"}},
+		// A flag error stops parsing before --log-format is read.
+		{"flag error first", []string{"export", "--concurrency", "lots", "--log-format", "json"}, exitUsage, []string{"--concurrency"}},
+		{"unknown flag first", []string{"plan", "--bogus", "--log-format=json"}, exitUsage, []string{"bogus"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -622,6 +625,26 @@ func TestQuietLogLevel(t *testing.T) {
 		log.Error("an error")
 		if got := strings.Contains(stderr.String(), "an info"); got != tt.wantInfo || !strings.Contains(stderr.String(), "an error") {
 			t.Errorf("%q: logged %q", tt.args, stderr.String())
+		}
+	}
+}
+
+// TestLogFormatArg: the log format read from the command line before
+// the flags are parsed.
+func TestLogFormatArg(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+		ok   bool
+	}{
+		{[]string{"export", "--log-format", "json"}, "json", true},
+		{[]string{"export", "--log-format=json", "--log-format", "text"}, "text", true},
+		{[]string{"export", "--", "--log-format", "json"}, "", false},
+		{[]string{"export", "--log-format"}, "", false},
+		{[]string{"export", "--base-url", "x"}, "", false},
+	} {
+		if got, ok := logFormatArg(tt.args); got != tt.want || ok != tt.ok {
+			t.Errorf("logFormatArg(%q) = %q, %v; want %q, %v", tt.args, got, ok, tt.want, tt.ok)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -103,6 +104,14 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		registerCompletions(cmd)
 	}
+	// A flag error stops parsing before --log-format is read: the format
+	// asked for is taken from the command line (or its variable) first,
+	// so that even that error is a JSON record when JSON was asked for.
+	if f, ok := logFormatArg(args); ok {
+		g.logFormat = f
+	} else if v := os.Getenv(envName("log_format")); v != "" {
+		g.logFormat = v
+	}
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if g.stopProfile != nil {
@@ -145,6 +154,23 @@ func execute(ctx context.Context, g *globals, cmd *cobra.Command, args []string)
 		g.fail(serr.Error(), code)
 	}
 	return code
+}
+
+// logFormatArg returns the value of the last --log-format on the command
+// line, before any "--" (which ends the flags).
+func logFormatArg(args []string) (string, bool) {
+	v, ok := "", false
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return v, ok
+		case a == "--log-format" && i+1 < len(args):
+			v, ok = args[i+1], true
+		case strings.HasPrefix(a, "--log-format="):
+			v, ok = strings.TrimPrefix(a, "--log-format="), true
+		}
+	}
+	return v, ok
 }
 
 // exitError carries the exit code a failure maps to.
