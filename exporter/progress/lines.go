@@ -6,7 +6,6 @@ package progress
 import (
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/curex/curex/exporter/api"
@@ -31,19 +30,14 @@ type Lines struct {
 	// read from the cache, with no request and no rate limit to speak of.
 	FromCache bool
 
-	mu      sync.Mutex
-	total   int
-	done    int
-	last    time.Time
-	limiter *pace.Limiter
-	start   time.Time
+	tally
 }
 
 // Planned implements exporter.Progress.
 func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.limiter, p.start = trees, l, time.Now()
+	p.plan(trees, l)
 	if p.FromCache {
 		fmt.Fprintf(p.W, "plan: %d trees, read from the cache (no API request)\n", trees)
 		return
@@ -55,26 +49,17 @@ func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 func (p *Lines) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done++
-	now := time.Now()
 	if r.Err != nil {
 		if p.Bar {
 			fmt.Fprint(p.W, "\r\033[K")
 		}
-		msg := r.Err.Error()
-		if p.Describe != nil {
-			msg = p.Describe(r.Err)
-		}
-		fmt.Fprintf(p.W, "failed: %s: %s\n", r.Export.Dir(), api.Printable(msg))
+		fmt.Fprintf(p.W, "failed: %s: %s\n", r.Export.Dir(), api.Printable(spell(p.Describe, r.Err)))
 	}
-	if !p.Bar && r.Err == nil && p.done != p.total && now.Sub(p.last) < p.Every {
+	now, due := p.step(p.Every, p.Bar || r.Err != nil)
+	if !due {
 		return
 	}
-	p.last = now
-	eta := time.Duration(0)
-	if p.limiter != nil {
-		eta = p.limiter.ETA(p.total - p.done)
-	}
+	eta := p.eta()
 	line := fmt.Sprintf("%d/%d trees · %d requests (%d × 304, %d × 429, %d retries) · %s elapsed, about %s left",
 		p.done, p.total, s.Requests, s.NotModified, s.RateLimited, s.Retries, round(now.Sub(p.start)), round(eta))
 	if p.FromCache {

@@ -2,7 +2,6 @@ package progress
 
 import (
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/curex/curex/exporter/api"
@@ -24,19 +23,14 @@ type Records struct {
 	// Describe, when set, spells the error of a failed tree (see Lines).
 	Describe func(error) string
 
-	mu      sync.Mutex
-	total   int
-	done    int
-	last    time.Time
-	limiter *pace.Limiter
-	start   time.Time
+	tally
 }
 
 // Planned implements exporter.Progress.
 func (p *Records) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.limiter, p.start = trees, l, time.Now()
+	p.plan(trees, l)
 	p.Log.Info("plan", "trees", trees, "requests", requests, "eta_seconds", round(l.ETA(requests)).Seconds())
 }
 
@@ -44,24 +38,14 @@ func (p *Records) Planned(trees, requests int, l *pace.Limiter) {
 func (p *Records) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done++
-	now := time.Now()
 	if r.Err != nil {
-		msg := r.Err.Error()
-		if p.Describe != nil {
-			msg = p.Describe(r.Err)
-		}
-		p.Log.Warn("tree failed", "export", r.Export.Dir(), "error", api.Printable(msg))
+		p.Log.Warn("tree failed", "export", r.Export.Dir(), "error", api.Printable(spell(p.Describe, r.Err)))
 	}
-	if p.done != p.total && now.Sub(p.last) < p.Every {
+	now, due := p.step(p.Every, false)
+	if !due {
 		return
-	}
-	p.last = now
-	eta := time.Duration(0)
-	if p.limiter != nil {
-		eta = p.limiter.ETA(p.total - p.done)
 	}
 	p.Log.Info("progress", "trees_done", p.done, "trees", p.total,
 		"requests", s.Requests, "not_modified", s.NotModified, "rate_limited", s.RateLimited, "retries", s.Retries,
-		"elapsed_seconds", round(now.Sub(p.start)).Seconds(), "eta_seconds", round(eta).Seconds())
+		"elapsed_seconds", round(now.Sub(p.start)).Seconds(), "eta_seconds", round(p.eta()).Seconds())
 }
