@@ -175,24 +175,29 @@ func TestWebsiteAccessibility(t *testing.T) {
 			if v.only != nil && !slices.Contains(v.only, p.name) {
 				continue
 			}
-			t.Run(p.name+"/"+v.name, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				defer cancel()
-				o := v.o
-				o.Tags = tags
-				vs, err := b.Axe(ctx, u, axe, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, x := range vs {
-					switch x.Impact {
-					case "serious", "critical":
-						t.Errorf("%s: %s", p.path, x)
-					default:
-						t.Logf("%s: %s", p.path, x)
-					}
-				}
-			})
+			t.Run(p.name+"/"+v.name, func(t *testing.T) { checkAxe(t, b, axe, u, p.path, v.o) })
+		}
+	}
+}
+
+// checkAxe runs axe-core on the page at u (named page in messages) with
+// the options o and the rules of tags: a serious or critical violation
+// fails the test, a lesser one is logged.
+func checkAxe(t *testing.T, b *chrome.Browser, axe []byte, u, page string, o chrome.AxeOptions) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o.Tags = tags
+	vs, err := b.Axe(ctx, u, axe, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range vs {
+		switch x.Impact {
+		case "serious", "critical":
+			t.Errorf("%s: %s", page, x)
+		default:
+			t.Logf("%s: %s", page, x)
 		}
 	}
 }
@@ -224,24 +229,7 @@ func TestWebsiteIdentityAccessibility(t *testing.T) {
 			name string
 			o    chrome.AxeOptions
 		}{{"light", chrome.AxeOptions{}}, {"dark", chrome.AxeOptions{Dark: true}}} {
-			t.Run(p+"/"+v.name, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				defer cancel()
-				o := v.o
-				o.Tags = tags
-				vs, err := b.Axe(ctx, u, axe, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, x := range vs {
-					switch x.Impact {
-					case "serious", "critical":
-						t.Errorf("%s: %s", p, x)
-					default:
-						t.Logf("%s: %s", p, x)
-					}
-				}
-			})
+			t.Run(p+"/"+v.name, func(t *testing.T) { checkAxe(t, b, axe, u, p, v.o) })
 		}
 	}
 }
