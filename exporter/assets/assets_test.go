@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -247,7 +248,7 @@ func TestCacheRevalidates(t *testing.T) {
 		if how != want {
 			t.Errorf("run %d: outcome %v, want %v", run+1, how, want)
 		}
-		if !bytes.Equal(a.Data, img) {
+		if data, err := os.ReadFile(a.File); err != nil || !bytes.Equal(data, img) {
 			t.Errorf("run %d: bytes differ", run+1)
 		}
 		paths = append(paths, a.Path)
