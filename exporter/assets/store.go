@@ -155,13 +155,23 @@ func (s *Store) count(tree *tally) error {
 		return fmt.Errorf("%w: more than %d images in one tree", ErrBudget, s.b.TreeImages)
 	case s.images >= s.b.RunImages:
 		return fmt.Errorf("%w: more than %d images in the run", ErrBudget, s.b.RunImages)
-	case tree.bytes >= s.b.TreeBytes:
-		return fmt.Errorf("%w: more than %d bytes of images in one tree", ErrBudget, s.b.TreeBytes)
-	case s.bytes >= s.b.RunBytes:
-		return fmt.Errorf("%w: more than %d bytes of images in the run", ErrBudget, s.b.RunBytes)
 	}
 	tree.images++
 	s.images++
+	return nil
+}
+
+// spent returns why no more image fits tree's bytes or the run's, or nil
+// while some room is left.
+func (s *Store) spent(tree *tally) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case tree.bytes >= s.b.TreeBytes:
+		return fmt.Errorf("%w: the %d bytes of images of one tree are used up", ErrBudget, s.b.TreeBytes)
+	case s.bytes >= s.b.RunBytes:
+		return fmt.Errorf("%w: the %d bytes of images of the run are used up", ErrBudget, s.b.RunBytes)
+	}
 	return nil
 }
 
@@ -201,7 +211,14 @@ func (s *Store) fetch(ctx context.Context, u string, e *entry, tree *tally) {
 		e.res = Result{Err: &Error{URL: u, Err: ctx.Err()}}
 		return
 	}
-	a, how, err := s.f.fetchAdmit(ctx, u, func(n int64) error { return s.admit(tree, n) })
+	var a Asset
+	var how Outcome
+	err := s.spent(tree) // known once the fetches before it are done
+	if err != nil {
+		err = &Error{URL: u, Err: err}
+	} else {
+		a, how, err = s.f.fetchAdmit(ctx, u, func(n int64) error { return s.admit(tree, n) })
+	}
 	<-s.sem
 	e.res = Result{Asset: a, Err: err}
 	s.mu.Lock()
