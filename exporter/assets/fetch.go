@@ -192,9 +192,17 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (Asset, Outcome, error)
 	return f.fetchAdmit(ctx, raw, nil)
 }
 
+// admitter decides whether an image of n bytes may be kept: fits before
+// its body is read (n from Content-Length), admit before it is kept,
+// counting it.
+type admitter interface {
+	fits(n int64) error
+	admit(n int64) error
+}
+
 // fetchAdmit is Fetch, asking admit (when not nil) whether an image of
 // that many bytes may be kept before keeping it.
-func (f *Fetcher) fetchAdmit(ctx context.Context, raw string, admit func(int64) error) (Asset, Outcome, error) {
+func (f *Fetcher) fetchAdmit(ctx context.Context, raw string, admit admitter) (Asset, Outcome, error) {
 	a, how, err := f.fetch(ctx, raw, admit)
 	if err != nil {
 		return Asset{}, 0, &Error{URL: raw, Err: err}
@@ -202,7 +210,7 @@ func (f *Fetcher) fetchAdmit(ctx context.Context, raw string, admit func(int64) 
 	return a, how, nil
 }
 
-func (f *Fetcher) fetch(ctx context.Context, raw string, admit func(int64) error) (Asset, Outcome, error) {
+func (f *Fetcher) fetch(ctx context.Context, raw string, admit admitter) (Asset, Outcome, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return Asset{}, 0, ErrScheme // url.Parse's error quotes the URL, password and all
@@ -251,7 +259,7 @@ func (f *Fetcher) fetch(ctx context.Context, raw string, admit func(int64) error
 
 // get asks for raw (with If-None-Match when the cache has the blob sum
 // and ext under etag), streams the body to a blob and checks it.
-func (f *Fetcher) get(ctx context.Context, raw, etag, sum, ext string, cached bool, admit func(int64) error) (Asset, Outcome, error) {
+func (f *Fetcher) get(ctx context.Context, raw, etag, sum, ext string, cached bool, admit admitter) (Asset, Outcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.o.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
@@ -282,13 +290,18 @@ func (f *Fetcher) get(ctx context.Context, raw, etag, sum, ext string, cached bo
 	if resp.ContentLength > f.o.MaxBytes {
 		return Asset{}, 0, fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, resp.ContentLength, f.o.MaxBytes)
 	}
+	if admit != nil && resp.ContentLength > 0 {
+		if err := admit.fits(resp.ContentLength); err != nil {
+			return Asset{}, 0, err // not read: it would not be kept
+		}
+	}
 	sp, err := f.blobs.receive(resp.Body, f.o.MaxBytes)
 	if err != nil {
 		return Asset{}, 0, err
 	}
 	k, w, h, err := f.inspect(ctx, sp.f)
 	if err == nil && admit != nil {
-		err = admit(sp.n)
+		err = admit.admit(sp.n)
 	}
 	if err != nil {
 		sp.discard()
@@ -322,7 +335,7 @@ func (f *Fetcher) inspect(ctx context.Context, r io.ReadSeeker) (Kind, int, int,
 // reuse returns the cache's blob of sum and ext as raw's image: its
 // bytes must still hash to sum (they were checked whole when kept), and
 // its header is read again for its kind and size.
-func (f *Fetcher) reuse(raw, sum, ext string, admit func(int64) error) (Asset, error) {
+func (f *Fetcher) reuse(raw, sum, ext string, admit admitter) (Asset, error) {
 	file, n, err := f.blobs.open(sum, ext)
 	if err != nil {
 		return Asset{}, err
@@ -333,7 +346,7 @@ func (f *Fetcher) reuse(raw, sum, ext string, admit func(int64) error) (Asset, e
 		err = fmt.Errorf("%w: cached as %s, holds %s", errBlob, ext, k.Ext)
 	}
 	if err == nil && admit != nil {
-		err = admit(n)
+		err = admit.admit(n)
 	}
 	if err != nil {
 		return Asset{}, err

@@ -11,8 +11,8 @@ import (
 type rule int
 
 const (
-	// refuse: never fetched from.
-	refuse rule = iota
+	// refused: never fetched from (the zero rule).
+	_ rule = iota
 	// embedded: the block embeds an IPv4 address (NAT64, 6to4), which is
 	// judged in its place.
 	embedded

@@ -175,9 +175,18 @@ func (s *Store) spent(tree *tally) error {
 	return nil
 }
 
-// admit adds n bytes to tree and to the run, or returns why they are
-// over the budget.
-func (s *Store) admit(tree *tally, n int64) error {
+// treeAdmitter is the Fetcher's admitter of an image of tree.
+type treeAdmitter struct {
+	s    *Store
+	tree *tally
+}
+
+func (a treeAdmitter) fits(n int64) error  { return a.s.admit(a.tree, n, false) }
+func (a treeAdmitter) admit(n int64) error { return a.s.admit(a.tree, n, true) }
+
+// admit returns why n more bytes are over tree's or the run's budget;
+// else, when count, it adds them to both.
+func (s *Store) admit(tree *tally, n int64, count bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -186,8 +195,10 @@ func (s *Store) admit(tree *tally, n int64) error {
 	case s.bytes+n > s.b.RunBytes:
 		return fmt.Errorf("%w: %d bytes, more than the %d left of the run's %d", ErrBudget, n, s.b.RunBytes-s.bytes, s.b.RunBytes)
 	}
-	tree.bytes += n
-	s.bytes += n
+	if count {
+		tree.bytes += n
+		s.bytes += n
+	}
 	return nil
 }
 
@@ -217,7 +228,7 @@ func (s *Store) fetch(ctx context.Context, u string, e *entry, tree *tally) {
 	if err != nil {
 		err = &Error{URL: u, Err: err}
 	} else {
-		a, how, err = s.f.fetchAdmit(ctx, u, func(n int64) error { return s.admit(tree, n) })
+		a, how, err = s.f.fetchAdmit(ctx, u, treeAdmitter{s, tree})
 	}
 	<-s.sem
 	e.res = Result{Asset: a, Err: err}
