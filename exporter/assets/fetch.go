@@ -205,7 +205,7 @@ type admitter interface {
 func (f *Fetcher) fetchAdmit(ctx context.Context, raw string, admit admitter) (Asset, Outcome, error) {
 	a, how, err := f.fetch(ctx, raw, admit)
 	if err != nil {
-		return Asset{}, 0, &Error{URL: raw, Err: err}
+		return Asset{}, 0, &Error{URL: Redact(raw), Err: err}
 	}
 	return a, how, nil
 }

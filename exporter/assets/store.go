@@ -204,7 +204,7 @@ func (s *Store) admit(tree *tally, n int64, count bool) error {
 
 // skip records that u is over the budget, without fetching it.
 func (s *Store) skip(u string, e *entry, why error) {
-	e.res = Result{Err: &Error{URL: u, Err: why}}
+	e.res = Result{Err: &Error{URL: Redact(u), Err: why}}
 	close(e.done)
 	s.mu.Lock()
 	s.skipped++
@@ -219,14 +219,14 @@ func (s *Store) fetch(ctx context.Context, u string, e *entry, tree *tally) {
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
-		e.res = Result{Err: &Error{URL: u, Err: ctx.Err()}}
+		e.res = Result{Err: &Error{URL: Redact(u), Err: ctx.Err()}}
 		return
 	}
 	var a Asset
 	var how Outcome
 	err := s.spent(tree) // known once the fetches before it are done
 	if err != nil {
-		err = &Error{URL: u, Err: err}
+		err = &Error{URL: Redact(u), Err: err}
 	} else {
 		a, how, err = s.f.fetchAdmit(ctx, u, treeAdmitter{s, tree})
 	}

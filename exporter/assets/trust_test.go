@@ -101,7 +101,8 @@ func TestCredentialsRefused(t *testing.T) {
 		if !errors.Is(res.Err, assets.ErrCredentials) {
 			t.Errorf("%s: err = %v, want ErrCredentials", assets.Redact(u), res.Err)
 		}
-		if res.Err != nil && strings.Contains(res.Err.Error(), "s3cret") {
+		var e *assets.Error
+		if res.Err != nil && (strings.Contains(res.Err.Error(), "s3cret") || errors.As(res.Err, &e) && strings.Contains(e.URL, "s3cret")) {
 			t.Errorf("the error shows the password: %v", res.Err)
 		}
 	}
