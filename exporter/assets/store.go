@@ -117,10 +117,11 @@ func (s *Store) Fetch(ctx context.Context, urls []string) error {
 	var wait []*entry
 	var wg sync.WaitGroup
 	tree := &tally{}
+	var overs []error // this tree's images over a count cap
 	for _, u := range urls {
 		s.mu.Lock()
 		e, ok := s.entries[u]
-		var over error
+		var over error // this image's
 		if !ok {
 			e = &entry{done: make(chan struct{})}
 			s.entries[u] = e
@@ -132,9 +133,15 @@ func (s *Store) Fetch(ctx context.Context, urls []string) error {
 		case ok:
 		case over != nil:
 			s.skip(u, e, over)
+			overs = append(overs, over)
 		default:
 			wg.Go(func() { s.fetch(ctx, u, e, tree) })
 		}
+	}
+	if len(overs) > 0 {
+		// One line for them all: a tree of 100,000 images is not
+		// 100,000 warnings.
+		s.f.o.Log.Warn("images skipped: pages link to their URLs", "skipped", len(overs), "reason", overs[0])
 	}
 	wg.Wait()
 	for _, e := range wait {
@@ -210,7 +217,7 @@ func (s *Store) skip(u string, e *entry, why error) {
 	s.skipped++
 	s.failed++
 	s.mu.Unlock()
-	s.f.o.Log.Warn("image skipped: pages link to its URL", "url", Redact(u), "reason", why)
+	s.f.o.Log.Debug("image skipped: pages link to its URL", "url", Redact(u), "reason", why)
 }
 
 // fetch fetches u into e, within the store's concurrency.

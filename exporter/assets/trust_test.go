@@ -274,7 +274,7 @@ func TestImageBudget(t *testing.T) {
 			if skipped := len(seen) - kept; s.Skipped() != skipped || failed != skipped {
 				t.Errorf("Skipped() = %d, failed %d; want %d", s.Skipped(), failed, skipped)
 			}
-			if tc.kept < len(seen) && !strings.Contains(logs.String(), "image skipped") {
+			if tc.kept < len(seen) && !strings.Contains(logs.String(), "skipped") {
 				t.Errorf("no log line says why:\n%s", logs.String())
 			}
 		})
