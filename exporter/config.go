@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/curex/curex/exporter/assets"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/pace"
@@ -84,6 +85,9 @@ type Config struct {
 	// own transport, which checks each address it dials (tests that serve
 	// images without a socket).
 	AssetTransport http.RoundTripper
+	// ImageBudget caps the images of a tree and of the run; zero fields
+	// take assets' defaults (assets.DefaultTreeImages ...).
+	ImageBudget assets.Budget
 	// SourceDate, when not zero, is the date of the content, shown
 	// instead of the trees' resolved_at (the CLI reads SOURCE_DATE_EPOCH
 	// into it): output then depends on nothing but the content.

@@ -3,6 +3,8 @@ package exporter
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 	"slices"
 	"sync"
 
@@ -49,8 +51,12 @@ type images struct {
 	mu sync.Mutex
 	// written holds the paths of the files in the new output.
 	written map[string]bool
-	// data holds the bytes of the files this run wrote, by path.
-	data map[string][]byte
+	// files holds where the files this run wrote are on disk (the
+	// store's Asset.File), by path: their bytes are read when a format
+	// needs them, never held for the run.
+	files map[string]string
+	// log receives a file that could not be read again.
+	log *slog.Logger
 }
 
 // newImages returns the images of a run with c: with no store when images
@@ -58,14 +64,23 @@ type images struct {
 // the cache alone.
 func newImages(c *Config, offline bool) (*images, error) {
 	if c.Assets == AssetsRemote || !(c.has("html") || c.has("handbook") || c.has("pdf")) {
-		return &images{written: map[string]bool{}, data: map[string][]byte{}}, nil
+		return &images{written: map[string]bool{}, files: map[string]string{}, log: c.Log}, nil
 	}
 	f, err := assets.NewFetcher(assets.Options{AllowPrivate: c.AllowPrivateAssets, AllowHosts: c.AssetHosts,
-		CacheDir: c.CacheDir, Offline: offline, Transport: c.AssetTransport, Log: c.Log})
+		CacheDir: c.CacheDir, Offline: offline, Transport: c.AssetTransport, Deadline: c.Deadline, Log: c.Log})
 	if err != nil {
 		return nil, &ConfigError{setting.Errorf(setting.Assets, "%w", err)}
 	}
-	return &images{store: assets.NewStore(f, c.Concurrency), urls: content.New(), written: map[string]bool{}, data: map[string][]byte{}}, nil
+	return &images{store: assets.NewStoreBudget(f, c.Concurrency, c.ImageBudget), urls: content.New(), written: map[string]bool{},
+		files: map[string]string{}, log: c.Log}, nil
+}
+
+// close removes the store's temporary files, if any.
+func (im *images) close() error {
+	if im.store == nil {
+		return nil
+	}
+	return im.store.Close()
 }
 
 // resolve is the renderers' content.Images.
@@ -105,7 +120,7 @@ func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, en
 		if !ok || res.Err != nil {
 			continue
 		}
-		if err := im.write(w, res.Path, res.Data); err != nil {
+		if err := im.write(w, res.Path, res.File); err != nil {
 			return err
 		}
 		paths = append(paths, res.Path)
@@ -115,28 +130,41 @@ func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, en
 	return nil
 }
 
-// write writes the file at path once per run.
-func (im *images) write(w *output.Writer, path string, data []byte) error {
+// write writes the file at path, from file, once per run. Its bytes are
+// read for the write alone.
+func (im *images) write(w *output.Writer, path, file string) error {
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	if im.written[path] {
 		return nil
 	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("image: %w", err)
+	}
 	if err := w.Write(path, data); err != nil {
 		return fmt.Errorf("image: %w", err)
 	}
 	im.written[path] = true
-	im.data[path] = data
+	im.files[path] = file
 	return nil
 }
 
 // bytesOf is the formats' render.Options.ImageData: the bytes of a file
-// this run wrote.
+// this run wrote, read from the store's file when asked for.
 func (im *images) bytesOf(path string) ([]byte, bool) {
 	im.mu.Lock()
-	defer im.mu.Unlock()
-	data, ok := im.data[path]
-	return data, ok
+	file, ok := im.files[path]
+	im.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		im.log.Warn("reading an image again", "path", path, "err", err)
+		return nil, false
+	}
+	return data, true
 }
 
 // carryOver carries over from the previous output the files of an export

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/assets"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
@@ -166,17 +167,24 @@ func TestContentImagesRefusedOrRemote(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		assets string
-		failed int
-		want   string
+		// private is AllowPrivateAssets; budget the ImageBudget.
+		private bool
+		budget  assets.Budget
+		failed  int
+		want    string
 	}{
 		// The sandbox is on loopback: refused without AllowPrivateAssets.
-		{"loopback refused", exporter.AssetsLocal, 4, `class="image-failed">Cross-section of Earth`},
-		{"remote", exporter.AssetsRemote, 0, `<img src="` + url + `/images/earth-layers.png" alt="Cross-section of Earth`},
+		{"loopback refused", exporter.AssetsLocal, false, assets.Budget{}, 4, `class="image-failed">Cross-section of Earth`},
+		{"remote", exporter.AssetsRemote, false, assets.Budget{}, 0, `<img src="` + url + `/images/earth-layers.png" alt="Cross-section of Earth`},
+		// Issue 23: an image over the run's budget is skipped, shown as
+		// a link, counted; the run does not fail. (The missing image
+		// is asked for and fails: its 404 has no bytes to count.)
+		{"over the run's image bytes", exporter.AssetsLocal, true, assets.Budget{RunBytes: 1}, 4, `class="image-failed">Cross-section of Earth`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
 			cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, Limits: ratelimit.Limits{},
-				Formats: []string{"html"}, Assets: tc.assets}
+				Formats: []string{"html"}, Assets: tc.assets, AllowPrivateAssets: tc.private, ImageBudget: tc.budget}
 			sum, err := exporter.Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -277,6 +277,7 @@ func (r *run) schedule(ctx context.Context) error {
 	if r.images, err = newImages(c, r.src.fromCache()); err != nil {
 		return err
 	}
+	r.defer_(func() { _ = r.images.close() })
 	if r.images.store != nil {
 		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -247,7 +248,7 @@ func TestCacheRevalidates(t *testing.T) {
 		if how != want {
 			t.Errorf("run %d: outcome %v, want %v", run+1, how, want)
 		}
-		if !bytes.Equal(a.Data, img) {
+		if data, err := os.ReadFile(a.File); err != nil || !bytes.Equal(data, img) {
 			t.Errorf("run %d: bytes differ", run+1)
 		}
 		paths = append(paths, a.Path)
@@ -316,6 +317,13 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("\xff\xd8\xff\xe0"))
 	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
 	f.Add([]byte("<svg/>"))
+	f.Add(append(pngOf(f, 2, 3), "<html>"...))
+	f.Add(pngHeader(10000, 10000))
+	var g, j bytes.Buffer
+	_ = gif.Encode(&g, image.NewPaletted(image.Rect(0, 0, 3, 2), []color.Color{color.White, color.Black}), nil)
+	_ = jpeg.Encode(&j, image.NewGray(image.Rect(0, 0, 3, 2)), nil)
+	f.Add(g.Bytes())
+	f.Add(j.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, w, h, err := assets.Check(data)
 		if err != nil {
@@ -324,8 +332,12 @@ func FuzzCheck(f *testing.F) {
 			}
 			return
 		}
-		if k.Ext == "" || k.MediaType == "" || w <= 0 || h <= 0 {
+		if k.Ext == "" || k.MediaType == "" || w <= 0 || h <= 0 || w > assets.MaxSide || h > assets.MaxSide || w*h > assets.MaxPixels {
 			t.Fatalf("accepted as %+v %d×%d", k, w, h)
+		}
+		// Nothing may follow an image's end.
+		if _, _, _, err := assets.Check(append(data[:len(data):len(data)], 0)); err == nil {
+			t.Fatalf("accepted with a byte after its end: %+v", k)
 		}
 	})
 }

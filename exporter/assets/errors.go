@@ -26,18 +26,28 @@ var (
 	// ErrNotCached: a build (Options.Offline) needs an image the cache
 	// lacks.
 	ErrNotCached = errors.New("not in the cache")
+	// ErrCredentials: the URL carries a user name or password
+	// (user:pass@host), which curex never sends.
+	ErrCredentials = errors.New("URL carries credentials (user:password@)")
+	// ErrBudget: the image is over a cap of the tree or of the run
+	// (Budget); it is skipped, not fetched or not kept.
+	ErrBudget = errors.New("over the image budget")
+	// ErrDeadline: the run's deadline (Options.Deadline) came before the
+	// image did.
+	ErrDeadline = errors.New("the run's deadline has come")
 )
 
 // Error is why one image could not be kept.
 type Error struct {
-	// URL is the image's URL as the content gave it.
+	// URL is the image's URL as the content gave it, its password
+	// replaced by "xxxxx" (Redact).
 	URL string
 	// Err is the reason, wrapping one of the Err values or a network
 	// error.
 	Err error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("image %s: %v", e.URL, e.Err) }
+func (e *Error) Error() string { return fmt.Sprintf("image %s: %v", Redact(e.URL), e.Err) }
 
 // Unwrap returns the reason.
 func (e *Error) Unwrap() error { return e.Err }

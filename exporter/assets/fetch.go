@@ -2,8 +2,6 @@ package assets
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +9,8 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/curex/curex/exporter/etagcache"
@@ -44,8 +44,14 @@ type Options struct {
 	MaxRedirects int
 	// Timeout bounds the fetch of one image (DefaultTimeout).
 	Timeout time.Duration
+	// Deadline, when not zero, is the run's deadline (--deadline): no
+	// image is asked for after it, and one still coming then is given up
+	// (ErrDeadline).
+	Deadline time.Time
 	// CacheDir is the cache folder ("" for none): answers are kept in
-	// layout.Cache(CacheDir).Assets() with their ETags.
+	// layout.Cache(CacheDir).Assets() with their ETags, the images
+	// themselves in its content folder by SHA-256. Without one, images
+	// are kept in a temporary folder until Close.
 	CacheDir string
 	// Offline asks nothing: every image comes from the cache, and one
 	// the cache lacks fails with ErrNotCached (a build).
@@ -67,8 +73,12 @@ type Asset struct {
 	// Kind is its format; Width and Height its size in pixels.
 	Kind          Kind
 	Width, Height int
-	// Data are its bytes.
-	Data []byte
+	// File is the checked file that holds its bytes, in the cache (or
+	// the fetcher's temporary folder); the bytes are never held in
+	// memory. It stays until the next run, or the fetcher's Close.
+	File string
+	// Size is its length in bytes.
+	Size int64
 }
 
 // Outcome says where an image's bytes came from.
@@ -87,6 +97,13 @@ type Fetcher struct {
 	o      Options
 	client *http.Client
 	cache  *etagcache.DiskCache // nil without a cache folder
+	blobs  blobs
+	// temp is the temporary folder of blobs without a cache ("" with
+	// one), removed by Close.
+	temp string
+	// decode lets one image at a time be decoded whole (Inspect), which
+	// may take MaxPixels × 4 bytes.
+	decode chan struct{}
 }
 
 // NewFetcher returns a Fetcher with the options o.
@@ -103,13 +120,24 @@ func NewFetcher(o Options) (*Fetcher, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	f := &Fetcher{o: o}
+	f := &Fetcher{o: o, decode: make(chan struct{}, 1)}
 	if o.CacheDir != "" {
-		d, err := etagcache.OpenDiskCache(layout.Cache(o.CacheDir).Assets())
+		dir := layout.Cache(o.CacheDir).Assets()
+		d, err := etagcache.OpenDiskCache(dir)
 		if err != nil {
 			return nil, fmt.Errorf("image cache: %w", err)
 		}
 		f.cache = d
+		f.blobs = blobs{dir: filepath.Join(dir, blobsDir)}
+		if err := os.MkdirAll(f.blobs.dir, 0o700); err != nil {
+			return nil, fmt.Errorf("image cache: %w", err)
+		}
+	} else {
+		dir, err := os.MkdirTemp("", "curex-images-")
+		if err != nil {
+			return nil, fmt.Errorf("image folder: %w", err)
+		}
+		f.temp, f.blobs = dir, blobs{dir: dir}
 	}
 	tr := o.Transport
 	if tr == nil {
@@ -130,23 +158,26 @@ func NewFetcher(o Options) (*Fetcher, error) {
 	return f, nil
 }
 
+// Close removes the temporary folder of a fetcher without a cache, and
+// the files of its Assets with it.
+func (f *Fetcher) Close() error {
+	if f.temp == "" {
+		return nil
+	}
+	if err := os.RemoveAll(f.temp); err != nil {
+		return fmt.Errorf("image folder: %w", err)
+	}
+	return nil
+}
+
 // checkRedirect allows at most MaxRedirects hops, each to http or https
 // (the address of each is checked when it is dialled).
 func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > f.o.MaxRedirects {
 		return fmt.Errorf("%w: more than %d", ErrRedirects, f.o.MaxRedirects)
 	}
-	if err := checkScheme(req.URL); err != nil {
+	if err := CheckURL(req.URL); err != nil {
 		return fmt.Errorf("redirect to %s: %w", req.URL.Redacted(), err)
-	}
-	return nil
-}
-
-// checkScheme refuses a URL that is not absolute http or https with a
-// host.
-func checkScheme(u *url.URL) error {
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ErrScheme
 	}
 	return nil
 }
@@ -155,45 +186,89 @@ func checkScheme(u *url.URL) error {
 func cacheKey(raw string) string { return "GET " + raw }
 
 // Fetch fetches the image at raw and checks it. With a cache entry it
-// asks with If-None-Match and reuses the cached bytes on a 304 (Reused);
-// offline it reuses them without asking. A failure is an *Error.
+// asks with If-None-Match and reuses the cached file on a 304 (Reused);
+// offline it reuses it without asking. A failure is an *Error.
 func (f *Fetcher) Fetch(ctx context.Context, raw string) (Asset, Outcome, error) {
-	a, how, err := f.fetch(ctx, raw)
+	return f.fetchAdmit(ctx, raw, nil)
+}
+
+// admitter decides whether an image of n bytes may be kept: fits before
+// its body is read (n from Content-Length), admit before it is kept,
+// counting it.
+type admitter interface {
+	fits(n int64) error
+	admit(n int64) error
+}
+
+// fetchAdmit is Fetch, asking admit (when not nil) whether an image of
+// that many bytes may be kept before keeping it.
+func (f *Fetcher) fetchAdmit(ctx context.Context, raw string, admit admitter) (Asset, Outcome, error) {
+	a, how, err := f.fetch(ctx, raw, admit)
 	if err != nil {
-		return Asset{}, 0, &Error{URL: raw, Err: err}
+		return Asset{}, 0, &Error{URL: Redact(raw), Err: err}
 	}
 	return a, how, nil
 }
 
-func (f *Fetcher) fetch(ctx context.Context, raw string) (Asset, Outcome, error) {
+func (f *Fetcher) fetch(ctx context.Context, raw string, admit admitter) (Asset, Outcome, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Asset{}, 0, fmt.Errorf("%w: %v", ErrScheme, err)
+		return Asset{}, 0, ErrScheme // url.Parse's error quotes the URL, password and all
 	}
-	if err := checkScheme(u); err != nil {
+	if err := CheckURL(u); err != nil {
 		return Asset{}, 0, err
 	}
-	var etag string
-	var cached []byte
+	var etag, sum, ext string
+	cached := false
 	if f.cache != nil {
-		etag, cached, _ = f.cache.Get(cacheKey(raw))
+		var body []byte
+		var ok bool
+		if etag, body, ok = f.cache.Get(cacheKey(raw)); ok {
+			sum, ext, cached = parseRef(body)
+		}
+		if cached && !f.o.Offline {
+			// Asked with If-None-Match only when the file is there to reuse.
+			_, err := os.Stat(f.blobs.path(sum, ext))
+			cached = err == nil
+		}
 	}
 	if f.o.Offline {
-		if cached == nil {
+		if !cached {
 			return Asset{}, 0, ErrNotCached
 		}
-		a, err := check(raw, cached)
+		a, err := f.reuse(raw, sum, ext, admit)
+		if errors.Is(err, errBlob) {
+			return Asset{}, 0, fmt.Errorf("%w: %v", ErrNotCached, err)
+		}
 		return a, Reused, err
 	}
+	if !f.o.Deadline.IsZero() {
+		if !time.Now().Before(f.o.Deadline) {
+			return Asset{}, 0, ErrDeadline
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, f.o.Deadline, ErrDeadline)
+		defer cancel()
+	}
+	a, how, err := f.get(ctx, raw, etag, sum, ext, cached, admit)
+	if err != nil && errors.Is(context.Cause(ctx), ErrDeadline) {
+		return Asset{}, 0, fmt.Errorf("%w: %v", ErrDeadline, err)
+	}
+	return a, how, err
+}
+
+// get asks for raw (with If-None-Match when the cache has the blob sum
+// and ext under etag), streams the body to a blob and checks it.
+func (f *Fetcher) get(ctx context.Context, raw, etag, sum, ext string, cached bool, admit admitter) (Asset, Outcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.o.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return Asset{}, 0, err
+		return Asset{}, 0, ErrScheme
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "image/png, image/jpeg, image/gif, image/webp")
-	if etag != "" && cached != nil {
+	if etag != "" && cached {
 		req.Header.Set("If-None-Match", etag)
 	}
 	resp, err := f.client.Do(req)
@@ -203,10 +278,10 @@ func (f *Fetcher) fetch(ctx context.Context, raw string) (Asset, Outcome, error)
 	defer resp.Body.Close()
 	switch resp.StatusCode {
 	case http.StatusNotModified:
-		if cached == nil {
+		if !cached {
 			return Asset{}, 0, fmt.Errorf("%w: 304 to a request without If-None-Match", ErrStatus)
 		}
-		a, err := check(raw, cached)
+		a, err := f.reuse(raw, sum, ext, admit)
 		return a, Reused, err
 	case http.StatusOK:
 	default:
@@ -215,35 +290,73 @@ func (f *Fetcher) fetch(ctx context.Context, raw string) (Asset, Outcome, error)
 	if resp.ContentLength > f.o.MaxBytes {
 		return Asset{}, 0, fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, resp.ContentLength, f.o.MaxBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, f.o.MaxBytes+1))
+	if admit != nil && resp.ContentLength > 0 {
+		if err := admit.fits(resp.ContentLength); err != nil {
+			return Asset{}, 0, err // not read: it would not be kept
+		}
+	}
+	sp, err := f.blobs.receive(resp.Body, f.o.MaxBytes)
 	if err != nil {
-		return Asset{}, 0, fmt.Errorf("read: %w", err)
+		return Asset{}, 0, err
 	}
-	if int64(len(data)) > f.o.MaxBytes {
-		return Asset{}, 0, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, f.o.MaxBytes)
+	k, w, h, err := f.inspect(ctx, sp.f)
+	if err == nil && admit != nil {
+		err = admit.admit(sp.n)
 	}
-	a, err := check(raw, data)
+	if err != nil {
+		sp.discard()
+		return Asset{}, 0, err
+	}
+	file, err := f.blobs.keep(sp, k.Ext)
 	if err != nil {
 		return Asset{}, 0, err
 	}
 	if f.cache != nil {
 		// Kept without an ETag too: a build reuses it, an export asks
 		// again without If-None-Match.
-		if err := f.cache.Put(cacheKey(raw), resp.Header.Get("ETag"), data); err != nil {
-			f.o.Log.Warn("keeping an image in the cache", "url", raw, "err", err)
+		if err := f.cache.Put(cacheKey(raw), resp.Header.Get("ETag"), ref(sp.sum, k.Ext)); err != nil {
+			f.o.Log.Warn("keeping an image in the cache", "url", Redact(raw), "err", err)
 		}
 	}
-	return a, Fetched, nil
+	return asset(raw, sp.sum, k, w, h, file, sp.n), Fetched, nil
 }
 
-// check checks data and names its file by its SHA-256.
-func check(raw string, data []byte) (Asset, error) {
-	k, w, h, err := Check(data)
+// inspect is Inspect, one image at a time.
+func (f *Fetcher) inspect(ctx context.Context, r io.ReadSeeker) (Kind, int, int, error) {
+	select {
+	case f.decode <- struct{}{}:
+	case <-ctx.Done():
+		return Kind{}, 0, 0, context.Cause(ctx)
+	}
+	defer func() { <-f.decode }()
+	return Inspect(r)
+}
+
+// reuse returns the cache's blob of sum and ext as raw's image: its
+// bytes must still hash to sum (they were checked whole when kept), and
+// its header is read again for its kind and size.
+func (f *Fetcher) reuse(raw, sum, ext string, admit admitter) (Asset, error) {
+	file, n, err := f.blobs.open(sum, ext)
 	if err != nil {
 		return Asset{}, err
 	}
-	sum := sha256.Sum256(data)
-	return Asset{URL: raw, Path: layout.ContentAsset(hex.EncodeToString(sum[:]), k.Ext), Kind: k, Width: w, Height: h, Data: data}, nil
+	defer file.Close()
+	k, w, h, err := header(file)
+	if err == nil && k.Ext != ext {
+		err = fmt.Errorf("%w: cached as %s, holds %s", errBlob, ext, k.Ext)
+	}
+	if err == nil && admit != nil {
+		err = admit.admit(n)
+	}
+	if err != nil {
+		return Asset{}, err
+	}
+	return asset(raw, sum, k, w, h, file.Name(), n), nil
+}
+
+// asset is the Asset of raw kept in file, named by its SHA-256 sum.
+func asset(raw, sum string, k Kind, w, h int, file string, size int64) Asset {
+	return Asset{URL: raw, Path: layout.ContentAsset(sum, k.Ext), Kind: k, Width: w, Height: h, File: file, Size: size}
 }
 
 // unwrapURLError drops the *url.Error around a client error (the *Error

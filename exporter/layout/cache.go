@@ -20,8 +20,9 @@ const (
 	SnapshotsDir = "snapshots"
 	// PrintExt ends the name of every printed PDF in PrintsDir.
 	PrintExt = ".pdf"
-	// AssetsDir holds the images content refers to, by URL with their
-	// ETags (package assets, in the ETag cache's format).
+	// AssetsDir holds the answers for the images content refers to, by
+	// URL with their ETags (package assets, in the ETag cache's format),
+	// each naming its checked file in content/ (by SHA-256).
 	AssetsDir = "assets"
 	// StagingDir holds the local copies export --output URL builds into
 	// before publishing, one per bucket and prefix.
@@ -35,7 +36,8 @@ const (
 //	api/<scope>/state/             the run state (ScopeDir.State)
 //	api/<scope>/state/snapshots/   the trees' snapshots (ScopeDir.Snapshots)
 //	pdf/<key>.pdf                  the printed PDFs (Cache.Prints, PrintEntry)
-//	assets/ab/ab…                  the images of content (Cache.Assets)
+//	assets/ab/ab…                  the answers for images of content (Cache.Assets)
+//	assets/content/<sha256>.<ext>  the images of content, checked
 //	publish/<name>/                a copy to publish (Cache.Staging)
 type Cache string
 
