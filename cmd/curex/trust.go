@@ -90,6 +90,7 @@ func checkDiscovered(path string, list []fileSetting) error {
 	for _, v := range list {
 		t := settings[v.key].trust
 		switch t {
+		case anyFile:
 		case lowersGuard, choosesSecret:
 			return usageErr(&discoveredError{Path: path, Line: v.line, Key: v.key, Trust: t})
 		case writesHere:
