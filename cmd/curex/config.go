@@ -29,6 +29,10 @@ type source struct {
 	env string
 	// file tells whether a configuration file may give it (under its key).
 	file bool
+	// trust is what a file found in the working folder may do with it
+	// (trust.go): give it, never give it, or give it a place inside the
+	// working folder only.
+	trust trust
 }
 
 // settings is the one table between the names the library gives settings
@@ -41,22 +45,26 @@ type source struct {
 // The token has no flag and never goes in a file: it comes from the
 // environment (CUREX_TOKEN or CURRICULUM_API_TOKEN) or token_file.
 //
+// A curex.yaml found in the working folder is the repository's, not the
+// operator's: a row's trust says what such a file may do with the
+// setting (checkDiscovered).
+//
 // Adding a setting is adding a line here (and a row to
 // docs/configuration.md): the file key and the variable follow.
 var settings = map[string]source{
 	setting.BaseURL:          {flag: "base-url", file: true},
 	setting.Token:            {env: envToken},
-	"token_file":             {flag: "token-file", file: true},
-	setting.AllowHTTP:        {flag: "allow-http", file: true},
+	"token_file":             {flag: "token-file", file: true, trust: choosesSecret},
+	setting.AllowHTTP:        {flag: "allow-http", file: true, trust: lowersGuard},
 	"rate_limit":             {flag: "rate-limit", file: true},
-	setting.CacheDir:         {flag: "cache-dir", file: true},
-	setting.Output:           {flag: "output", file: true},
+	setting.CacheDir:         {flag: "cache-dir", file: true, trust: writesHere},
+	setting.Output:           {flag: "output", file: true, trust: writesHere},
 	setting.Formats:          {flag: "formats", file: true},
 	setting.Curricula:        {flag: "curriculum", file: true},
 	setting.Variants:         {flag: "variants", file: true},
 	setting.Locales:          {flag: "locales", file: true},
 	setting.MinTranslation:   {flag: "min-translation", file: true},
-	"include_unpublished":    {flag: "include-unpublished", file: true},
+	"include_unpublished":    {flag: "include-unpublished", file: true, trust: lowersGuard},
 	setting.Concurrency:      {flag: "concurrency", file: true},
 	setting.MaxTreeNodes:     {flag: "max-tree-nodes", file: true},
 	setting.SiteURL:          {flag: "site-url", file: true},
@@ -65,7 +73,7 @@ var settings = map[string]source{
 	setting.PDFTimeout:       {flag: "pdf-timeout", file: true},
 	setting.MarkdownLayout:   {flag: "markdown-layout", file: true},
 	setting.Assets:           {flag: "assets", file: true},
-	setting.PrivateAssets:    {flag: "allow-private-assets", file: true},
+	setting.PrivateAssets:    {flag: "allow-private-assets", file: true, trust: lowersGuard},
 	setting.MaxRequests:      {flag: "max-requests", file: true},
 	setting.Deadline:         {flag: "deadline", file: true},
 	setting.Revalidate:       {flag: "revalidate", file: true},
@@ -73,12 +81,12 @@ var settings = map[string]source{
 	setting.SourceDate:       {env: "SOURCE_DATE_EPOCH"},
 	"progress":               {flag: "progress", file: true},
 	"gzip":                   {flag: "gzip", file: true},
-	"allow_mass_delete":      {flag: "allow-mass-delete", file: true},
+	"allow_mass_delete":      {flag: "allow-mass-delete", file: true, trust: lowersGuard},
 	"publish_concurrency":    {flag: "publish-concurrency", file: true},
 	"log_level":              {flag: "log-level", file: true},
 	"log_format":             {flag: "log-format", file: true},
 	"quiet":                  {flag: "quiet", file: true},
-	"summary_json":           {flag: "summary-json", file: true},
+	"summary_json":           {flag: "summary-json", file: true, trust: writesHere},
 	setting.SiteTitle:        {flag: "site-title", file: true},
 	setting.SiteLanguage:     {flag: "site-language", file: true},
 	setting.SiteLogo:         {flag: "site-logo", file: true},
@@ -178,6 +186,11 @@ func applyConfig(cmd *cobra.Command) (map[string]fromFile, error) {
 		if err != nil {
 			return nil, usageErr(fmt.Errorf("%s:%w", path, err)) // "curex.yaml:3: ..." or "curex.yaml: ..."
 		}
+		if found {
+			if err := checkDiscovered(path, list); err != nil {
+				return nil, err
+			}
+		}
 		vals = map[string]fileSetting{}
 		for _, v := range list {
 			vals[v.key] = v
@@ -212,7 +225,7 @@ func applyConfig(cmd *cobra.Command) (map[string]fromFile, error) {
 		set[fl.Name] = fromFile{key: key, path: path, line: v.line}
 	}
 	if path != "" {
-		logConfig(cmd, path, found)
+		logConfig(cmd, path, found, set)
 	}
 	return set, nil
 }
@@ -225,6 +238,9 @@ func configPath(cmd *cobra.Command) (path string, found bool, err error) {
 	}
 	if v, ok := os.LookupEnv(envConfig); ok {
 		return v, false, nil
+	}
+	if namedConfigOnly(cmd) {
+		return "", false, nil
 	}
 	var have []string
 	for _, name := range configNames {
@@ -249,18 +265,28 @@ func configPath(cmd *cobra.Command) (path string, found bool, err error) {
 
 // logConfig says which configuration file the command read: at info
 // level when the command found it by itself (a file in the working folder
-// changes a run, so the user is told), at debug level when --config or
-// CUREX_CONFIG named it. The log flags are read as the file left them.
-func logConfig(cmd *cobra.Command, path string, found bool) {
+// changes a run, so the user is told, with the origin its base_url sends
+// the token to), at debug level when --config or CUREX_CONFIG named it.
+// The log flags are read as the file left them, except that a found
+// file's quiet and log_level do not silence its own announcement (see
+// announceLevel).
+func logConfig(cmd *cobra.Command, path string, found bool, set map[string]fromFile) {
 	level, _ := cmd.Flags().GetString("log-level")
 	format, _ := cmd.Flags().GetString("log-format")
 	quiet, _ := cmd.Flags().GetBool("quiet")
+	if found {
+		level, quiet = announceLevel(level, quiet, set)
+	}
 	log, err := (&globals{logLevel: level, logFormat: format, quiet: quiet, stderr: cmd.ErrOrStderr(), cmd: cmd}).logger()
 	if err != nil {
 		return // the command reports the bad flag itself
 	}
 	if found {
-		log.Info("read settings from the working folder", "file", path)
+		attrs := []any{"file", path}
+		if o := discoveredOrigin(cmd, set); o != "" {
+			attrs = append(attrs, "token_origin", o)
+		}
+		log.Info("read settings from the working folder", attrs...)
 		return
 	}
 	log.Debug("read settings", "file", path)

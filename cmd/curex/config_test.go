@@ -175,9 +175,11 @@ func TestPrecedence(t *testing.T) {
 		{"string: empty variable is unset", nil, map[string]string{"CUREX_SITE_URL": ""}, "site_url: https://x.example/\n", "site-url", "https://x.example/", "curex.yaml:1: site_url"},
 
 		{"bool: default", nil, nil, "", "allow-http", "false", "--allow-http"},
-		{"bool: file", nil, nil, "output: o\nallow_http: true\n", "allow-http", "true", "curex.yaml:2: allow_http"},
-		{"bool: environment beats file", nil, map[string]string{"CUREX_ALLOW_HTTP": "false"}, "allow_http: true\n", "allow-http", "false", "CUREX_ALLOW_HTTP"},
-		{"bool: --flag=false beats CUREX_X=true", []string{"--allow-private-assets=false"}, map[string]string{"CUREX_ALLOW_PRIVATE_ASSETS": "true"}, "allow_private_assets: true\n", "allow-private-assets", "false", "--allow-private-assets"},
+		// A guard is lowered only by the operator's file (--config), not
+		// by one found in the working folder (TestDiscoveredConfig).
+		{"bool: file", []string{"--config", "curex.yaml"}, nil, "output: o\nallow_http: true\n", "allow-http", "true", "curex.yaml:2: allow_http"},
+		{"bool: environment beats file", []string{"--config", "curex.yaml"}, map[string]string{"CUREX_ALLOW_HTTP": "false"}, "allow_http: true\n", "allow-http", "false", "CUREX_ALLOW_HTTP"},
+		{"bool: --flag=false beats CUREX_X=true", []string{"--config", "curex.yaml", "--allow-private-assets=false"}, map[string]string{"CUREX_ALLOW_PRIVATE_ASSETS": "true"}, "allow_private_assets: true\n", "allow-private-assets", "false", "--allow-private-assets"},
 		{"bool: bare flag beats environment", []string{"--include-unpublished"}, map[string]string{"CUREX_INCLUDE_UNPUBLISHED": "false"}, "", "include-unpublished", "true", "--include-unpublished"},
 
 		{"list: default", nil, nil, "", "locales", "all", "--locales"},

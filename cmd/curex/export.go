@@ -71,6 +71,7 @@ func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 		c.Token = tok
 	}
 	g.secrets.add(c.Token)
+	g.noteTokenOrigin(c.BaseURL)
 	c.AllowHTTP = f.allowHTTP
 	if c.Limits, err = ratelimit.Parse(f.rateLimit); err != nil {
 		return usageErr(fmt.Errorf("--rate-limit: %w", err))
@@ -381,6 +382,9 @@ func printSummary(g *globals, out string, s *exporter.Summary) {
 	}
 	fmt.Fprintf(g.stdout, "requests %d: %d ok, %d not modified, %d rate limited, %d server errors, %d transport errors, %d cut short, %d retries\n",
 		st.Requests, st.OK, st.NotModified, st.RateLimited, st.ServerErrors, st.TransportErrors, st.CutShort, st.Retries)
+	if r := g.report(); r.TokenOrigin != "" {
+		fmt.Fprintf(g.stdout, "token sent to %s (base_url from %s)\n", r.TokenOrigin, r.BaseURLFrom)
+	}
 	fmt.Fprintf(g.stdout, "files %d: %d written, %d unchanged\n", s.Files+1, s.FilesWritten, s.FilesUnchanged)
 	printPDFs(g, s)
 	if s.AssetsFetched+s.AssetsReused+s.AssetsFailed > 0 {

@@ -97,9 +97,15 @@ type runSummary struct {
 	Command  string `json:"command"`
 	ExitCode int    `json:"exit_code"`
 	// Status is ok, partial, usage, interrupted or failed.
-	Status          string          `json:"status"`
-	Error           string          `json:"error,omitempty"`
-	Output          string          `json:"output,omitempty"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	Output string `json:"output,omitempty"`
+	// TokenOrigin is the origin (scheme://host[:port]) the run sent the
+	// API token to, and BaseURLFrom how base_url was given ("--base-url",
+	// "CUREX_BASE_URL", "curex.yaml:1: base_url"); absent when no token
+	// was read.
+	TokenOrigin     string          `json:"token_origin,omitempty"`
+	BaseURLFrom     string          `json:"base_url_from,omitempty"`
 	DurationSeconds float64         `json:"duration_seconds"`
 	Trees           *treeCounts     `json:"trees,omitempty"`
 	Requests        *requestCounts  `json:"requests,omitempty"`

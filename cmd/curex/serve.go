@@ -48,7 +48,10 @@ until interrupted (Ctrl-C).`,
 	// The publisher's scripts (site_scripts) widen the pages' policy as a
 	// host serving the site should.
 	cmd.Flags().StringSliceVar(&scripts, "site-script", nil, "https URL of a script the pages load (analytics): its origin joins the Content-Security-Policy; repeatable (env CUREX_SITE_SCRIPTS)")
-	registerConfig(cmd)
+	// Serve reads a file of settings only when the operator names it: a
+	// curex.yaml found in the folder served from is not asked what the
+	// preview's policy allows.
+	registerNamedConfig(cmd)
 	return cmd
 }
 

@@ -12,10 +12,12 @@ import (
 	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 )
 
-// maxValidateBytes bounds one document curex validate reads: far above
-// the largest tree.json an export writes (max_tree_nodes nodes), and a
-// stop for a runaway standard input.
-const maxValidateBytes = 1 << 30
+// defaultMaxValidateBytes is the default of --max-bytes, the most curex
+// validate reads of one document: the API client's cap on one response
+// (256 MiB), which a tree.json is written from, and a stop for a runaway
+// standard input (checking a document takes about three times its size
+// in memory: 1 GB of spaces took 3.2 GB before there was a cap).
+const defaultMaxValidateBytes = 256 << 20
 
 // validateResult is what curex validate found of one file; with --json it
 // is written as is.
@@ -42,7 +44,10 @@ type validateProblem struct {
 }
 
 func newValidateCommand(g *globals) *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON   bool
+		maxBytes int64
+	)
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check tree.json files against their JSON Schema",
@@ -55,8 +60,12 @@ It prints one line per file, "FILE: ok", or "FILE: N problems" followed by
 one line per problem: the JSON Pointer of the failing value, what is wrong,
 and the schema keyword. --json prints an array of results instead.
 
-Exit codes: 0 every file matches; 1 a file does not match, is not JSON or
-cannot be read (the others are still checked); 2 usage error.`,
+A document larger than --max-bytes (default 256 MiB) is not read past the
+cap, and fails with an error naming it.
+
+Exit codes: 0 every file matches; 1 a file does not match, is not JSON,
+is larger than --max-bytes or cannot be read (the others are still
+checked); 2 usage error.`,
 		Example: `  curex validate output/bundles/algebra-1/texas/es/tree.json
   curex validate output/bundles/*/*/*/tree.json
   curl -s https://example.org/bundles/algebra-1/base/en/tree.json | curex validate -
@@ -68,16 +77,20 @@ cannot be read (the others are still checked); 2 usage error.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(g, cmd.InOrStdin(), args, asJSON)
+			if maxBytes < 1 {
+				return usageErr(fmt.Errorf("--max-bytes %d: want 1 or more", maxBytes))
+			}
+			return runValidate(g, cmd.InOrStdin(), args, asJSON, maxBytes)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as a JSON array")
+	cmd.Flags().Int64Var(&maxBytes, "max-bytes", defaultMaxValidateBytes, "the most bytes read of one document (file or standard input); a larger one fails")
 	return cmd
 }
 
 // runValidate checks each file and prints the results; it fails (exit 1)
 // when any file does not pass.
-func runValidate(g *globals, stdin io.Reader, files []string, asJSON bool) error {
+func runValidate(g *globals, stdin io.Reader, files []string, asJSON bool, maxBytes int64) error {
 	v, err := treeschema.NewValidator()
 	if err != nil {
 		return fmt.Errorf("validate: %w", err)
@@ -85,7 +98,7 @@ func runValidate(g *globals, stdin io.Reader, files []string, asJSON bool) error
 	results := make([]validateResult, 0, len(files))
 	failed := 0
 	for _, name := range files {
-		r := validateFile(v, stdin, name)
+		r := validateFile(v, stdin, name, maxBytes)
 		if !r.Valid {
 			failed++
 		}
@@ -108,10 +121,11 @@ func runValidate(g *globals, stdin io.Reader, files []string, asJSON bool) error
 	return nil
 }
 
-// validateFile reads and checks one file ("-" for stdin).
-func validateFile(v *treeschema.Validator, stdin io.Reader, name string) validateResult {
+// validateFile reads and checks one file ("-" for stdin) of at most
+// maxBytes.
+func validateFile(v *treeschema.Validator, stdin io.Reader, name string, maxBytes int64) validateResult {
 	r := validateResult{File: name}
-	data, err := readValidateInput(stdin, name)
+	data, err := readValidateInput(stdin, name, maxBytes)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -134,9 +148,14 @@ func validateFile(v *treeschema.Validator, stdin io.Reader, name string) validat
 	return r
 }
 
+// errTooLarge is wrapped by the error of a document larger than the cap
+// of curex validate (--max-bytes).
+var errTooLarge = errors.New("larger than the cap")
+
 // readValidateInput reads the file name, or stdin for "-", up to
-// maxValidateBytes.
-func readValidateInput(stdin io.Reader, name string) ([]byte, error) {
+// maxBytes: a file larger than that is refused before it is read, and
+// standard input is read no further than one byte past it.
+func readValidateInput(stdin io.Reader, name string, maxBytes int64) ([]byte, error) {
 	in := stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -144,16 +163,24 @@ func readValidateInput(stdin io.Reader, name string) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes {
+			return nil, tooLarge(maxBytes)
+		}
 		in = f
 	}
-	data, err := io.ReadAll(io.LimitReader(in, maxValidateBytes+1))
+	data, err := io.ReadAll(io.LimitReader(in, maxBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxValidateBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxValidateBytes)
+	if int64(len(data)) > maxBytes {
+		return nil, tooLarge(maxBytes)
 	}
 	return data, nil
+}
+
+// tooLarge is the error of a document past the cap of maxBytes.
+func tooLarge(maxBytes int64) error {
+	return fmt.Errorf("%w of %d bytes (--max-bytes; a tree.json an export writes is smaller)", errTooLarge, maxBytes)
 }
 
 // writeValidateResult prints one file's result as text.

@@ -123,7 +123,7 @@ func FuzzValidate(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := validateFile(v, bytes.NewReader(data), "-")
+		r := validateFile(v, bytes.NewReader(data), "-", defaultMaxValidateBytes)
 		switch {
 		case r.Valid && (r.Error != "" || len(r.Problems) > 0):
 			t.Fatalf("valid with complaints: %+v", r)
@@ -136,4 +136,55 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// spaces is an endless standard input of spaces, counting what was read.
+type spaces struct{ read int64 }
+
+func (s *spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	s.read += int64(len(p))
+	return len(p), nil
+}
+
+// TestValidateStdinCap: issue 23 section 6. curex validate - read without
+// a limit (1 GB of spaces took 3.2 GB of memory). Standard input and
+// files are read no further than the cap, and the error names it.
+func TestValidateStdinCap(t *testing.T) {
+	if defaultMaxValidateBytes > 256<<20 {
+		t.Errorf("default cap %d bytes, want at most 256 MiB", defaultMaxValidateBytes)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("big.json", bytes.Repeat([]byte(" "), 5000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"endless stdin", []string{"--max-bytes", "4096", "-"}, exitFailed, "-: larger than the cap of 4096 bytes (--max-bytes"},
+		{"file over the cap", []string{"--max-bytes", "4096", "big.json"}, exitFailed, "big.json: larger than the cap of 4096 bytes (--max-bytes"},
+		{"file under the cap", []string{"--max-bytes", "8192", "big.json"}, exitFailed, "big.json: not JSON"},
+		{"no cap", []string{"--max-bytes", "0", "-"}, exitUsage, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &spaces{}
+			var stdout, stderr bytes.Buffer
+			g := &globals{stdout: &stdout, stderr: &stderr}
+			root := newRoot(g)
+			root.SetIn(in)
+			code := execute(context.Background(), g, root, append([]string{"validate"}, tt.args...))
+			if code != tt.code || !strings.Contains(stdout.String(), tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout.String(), stderr.String(), tt.code, tt.want)
+			}
+			if in.read > 1<<20 {
+				t.Errorf("read %d bytes of standard input past a cap of 4096", in.read)
+			}
+		})
+	}
 }

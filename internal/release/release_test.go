@@ -5,7 +5,10 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +20,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -67,11 +71,33 @@ func loadSnapshot(t *testing.T) snapshot {
 }
 
 // serve serves the snapshot the way GitHub serves a release's files:
-// /v{version}/{name}, with checksums as checksums.txt.
+// /v{version}/{name}, with checksums as checksums.txt, over plain HTTP.
 func (s snapshot) serve(t *testing.T, checksums []byte) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(s.handler(checksums))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// serveTLS is serve over HTTPS; curl trusts the server through the CA
+// file it returns (CURL_CA_BUNDLE).
+func (s snapshot) serveTLS(t *testing.T, checksums []byte) (*httptest.Server, string) {
+	t.Helper()
+	srv := httptest.NewTLSServer(s.handler(checksums))
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(ca, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return srv, ca
+}
+
+// handler answers /v{version}/{name} with the snapshot's files, and
+// checksums as checksums.txt.
+func (s snapshot) handler(checksums []byte) http.Handler {
 	prefix := "/v" + s.version + "/"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutPrefix(r.URL.Path, prefix)
 		switch {
 		case !ok || strings.Contains(name, "/"):
@@ -83,9 +109,7 @@ func (s snapshot) serve(t *testing.T, checksums []byte) *httptest.Server {
 		default:
 			http.NotFound(w, r)
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	})
 }
 
 // unpack extracts the snapshot's archive into a new folder, checks that it
@@ -277,6 +301,8 @@ func readAction(t *testing.T) githubAction {
 type actionRun struct {
 	work, runnerTemp, githubPath, githubOutput string
 	values                                     map[string]string
+	// env is added to every step's environment (CURL_CA_BUNDLE).
+	env map[string]string
 }
 
 func newActionRun(t *testing.T, a githubAction, inputs map[string]string) *actionRun {
@@ -338,6 +364,9 @@ func (r *actionRun) step(t *testing.T, s actionStep) (string, error) {
 		"RUNNER_OS": r.values["runner.os"], "RUNNER_ARCH": map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH],
 		"RUNNER_TEMP": r.runnerTemp, "GITHUB_PATH": r.githubPath, "GITHUB_OUTPUT": r.githubOutput,
 	}
+	for k, v := range r.env {
+		env[k] = v
+	}
 	for k, v := range s.Env {
 		if env[k], err = expand(v, r.values); err != nil {
 			t.Fatalf("step %q, env %s: %v", s.Name, k, err)
@@ -357,7 +386,7 @@ func (r *actionRun) step(t *testing.T, s actionStep) (string, error) {
 func TestGitHubAction(t *testing.T) {
 	snap := loadSnapshot(t)
 	base := startSandbox(t, snap.unpack(t))
-	srv := snap.serve(t, snap.checksums)
+	srv, ca := snap.serveTLS(t, snap.checksums)
 	a := readAction(t)
 	r := newActionRun(t, a, map[string]string{
 		"version":     snap.version,
@@ -368,6 +397,7 @@ func TestGitHubAction(t *testing.T) {
 		"output":      "site",
 		"args":        "--rate-limit none --allow-private-assets --progress none",
 	})
+	r.env = map[string]string{"CURL_CA_BUNDLE": ca}
 	var logs strings.Builder
 	for _, s := range a.Runs.Steps {
 		out, err := r.step(t, s)
@@ -423,14 +453,123 @@ func TestGitHubActionInstallRefuses(t *testing.T) {
 			if bytes.Equal(tt.checksums, snap.checksums) != (tt.version != snap.version) {
 				t.Fatal("the tampered checksums.txt is the original")
 			}
-			srv := snap.serve(t, tt.checksums)
+			srv, ca := snap.serveTLS(t, tt.checksums)
 			r := newActionRun(t, a, map[string]string{"version": tt.version, "release-url": srv.URL, "token": sandboxToken})
+			r.env = map[string]string{"CURL_CA_BUNDLE": ca}
 			out, err := r.step(t, a.Runs.Steps[0])
 			if err == nil || !strings.Contains(out, tt.want) {
 				t.Errorf("install step: err %v, output %q; want a failure saying %q", err, out, tt.want)
 			}
 			if b, _ := os.ReadFile(r.githubPath); len(b) > 0 {
 				t.Errorf("a failed install added %q to PATH", b)
+			}
+		})
+	}
+}
+
+// fakeSnapshot is a release of one archive for this machine whose curex
+// is a shell script printing body's version line: enough for the install
+// step, and made without GoReleaser, so the tests of the install step's
+// checks run everywhere.
+func fakeSnapshot(t *testing.T, version, body string) snapshot {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake release is a tar.gz with a shell script")
+	}
+	s := snapshot{dir: t.TempDir(), version: version, archive: fmt.Sprintf("curex_%s_%s_%s.tar.gz", version, runtime.GOOS, runtime.GOARCH)}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	script := "#!/bin/sh\necho '" + body + "'\n"
+	if err := tw.WriteHeader(&tar.Header{Name: "curex", Mode: 0o755, Size: int64(len(script)), Typeflag: tar.TypeReg}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte(script)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, s.archive), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	s.checksums = []byte(hex.EncodeToString(sum[:]) + "  " + s.archive + "\n")
+	return s
+}
+
+// sha returns the SHA-256 checksums.txt gives the snapshot's archive.
+func (s snapshot) sha() string {
+	return strings.Fields(string(s.checksums))[0]
+}
+
+// TestGitHubActionRefusesHTTP: issue 23 section 6. The install step took
+// an http:// release-url, where anyone on the path can swap the archive
+// and its checksums.txt together. It is refused before any download.
+func TestGitHubActionRefusesHTTP(t *testing.T) {
+	snap := fakeSnapshot(t, "9.9.9", "curex 9.9.9 (commit fake)")
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		snap.handler(snap.checksums).ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	a := readAction(t)
+	r := newActionRun(t, a, map[string]string{"version": snap.version, "release-url": srv.URL, "token": sandboxToken})
+	out, err := r.step(t, a.Runs.Steps[0])
+	if err == nil || !strings.Contains(out, "::error::curex: release-url must be an https:// URL") {
+		t.Errorf("install step from %s: err %v, output %q; want a failure asking for https", srv.URL, err, out)
+	}
+	if n := hits.Load(); n > 0 {
+		t.Errorf("the step made %d requests over plain HTTP", n)
+	}
+	if b, _ := os.ReadFile(r.githubPath); len(b) > 0 {
+		t.Errorf("a refused install added %q to PATH", b)
+	}
+}
+
+// TestGitHubActionPinnedChecksum: issue 23 section 6. checksums.txt comes
+// from the same place as the archive, so a release swapped there (archive
+// and checksums.txt together) passed. The sha256 input, pinned in the
+// workflow, must match the archive when given.
+func TestGitHubActionPinnedChecksum(t *testing.T) {
+	good := fakeSnapshot(t, "9.9.9", "curex 9.9.9 (commit good)")
+	swapped := fakeSnapshot(t, "9.9.9", "curex 9.9.9 (commit swapped)")
+	tests := []struct {
+		name string
+		snap snapshot
+		pin  string
+		want string // in the output of a failed step; "" for success
+	}{
+		{"pinned, matches", good, good.sha(), ""},
+		{"pinned in capitals, matches", good, strings.ToUpper(good.sha()), ""},
+		{"pinned, release swapped with its checksums.txt", swapped, good.sha(), "does not match the pinned sha256 input"},
+		{"pinned to another archive", good, strings.Repeat("0", 64), "does not match the pinned sha256 input"},
+		{"not a SHA-256", good, "abc123", "the sha256 input is not a SHA-256"},
+		{"not pinned: a swapped release passes checksums.txt", swapped, "", ""},
+	}
+	a := readAction(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, ca := tt.snap.serveTLS(t, tt.snap.checksums)
+			r := newActionRun(t, a, map[string]string{"version": tt.snap.version, "release-url": srv.URL, "token": sandboxToken, "sha256": tt.pin})
+			r.env = map[string]string{"CURL_CA_BUNDLE": ca}
+			out, err := r.step(t, a.Runs.Steps[0])
+			path, _ := os.ReadFile(r.githubPath)
+			if tt.want == "" {
+				if err != nil || len(path) == 0 || !strings.Contains(out, "curex 9.9.9 (commit ") {
+					t.Errorf("install step: err %v, PATH %q, output %q; want success", err, path, out)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(out, "::error::curex: ") || !strings.Contains(out, tt.want) {
+				t.Errorf("install step: err %v, output %q; want a failure saying %q", err, out, tt.want)
+			}
+			if len(path) > 0 {
+				t.Errorf("a failed install added %q to PATH", path)
 			}
 		})
 	}
