@@ -33,8 +33,9 @@ import (
 
 // keyVersion changes when the key's recipe or curex's post-processing of
 // Chromium's PDF (see chrome.Browser.PDF) changes, so older entries are no
-// longer found.
-const keyVersion = "curex-printcache-1"
+// longer found. 2: Chromium reads only the handbook's own files while it
+// prints (chrome.Access), so a print from before may hold others.
+const keyVersion = "curex-printcache-2"
 
 // Store is a folder of printed PDFs. Its methods are safe for concurrent
 // use.
