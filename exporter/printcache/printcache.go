@@ -64,6 +64,9 @@ func Key(html []byte, o chrome.PDFOptions, browser string) string {
 	for _, part := range []string{
 		keyVersion, browser, o.Paper, o.HeaderTemplate, o.FooterTemplate,
 		fmt.Sprint(o.NoHeaderFooter), fmt.Sprint(o.Outline), o.Date.UTC().Format(time.RFC3339Nano),
+		// Whether remote images print; Access.Dirs say where the copy
+		// sits, the same files in another temporary folder.
+		fmt.Sprint(o.Access.Remote != nil),
 	} {
 		fmt.Fprintf(h, "%d:%s\n", len(part), part)
 	}
