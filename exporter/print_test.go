@@ -7,6 +7,7 @@ import (
 	"errors"
 	"image"
 	"image/png"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -106,8 +107,10 @@ func TestPrintReadsNoFileOutsideTheHandbook(t *testing.T) {
 	h, url := sampleServer(t, sandbox.Options{})
 	describe(t, h, "Relative: ![relative]("+up+")\n\nAbsolute: ![absolute]("+abs+")\n\nURL: ![file](file://"+abs+")")
 	out := t.TempDir()
+	var logs bytes.Buffer
 	cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, Limits: ratelimit.Limits{},
-		Formats: []string{"handbook", "pdf"}, AllowPrivateAssets: true, Filter: fetch.Filter{Locales: []string{"en"}}}
+		Formats: []string{"handbook", "pdf"}, AllowPrivateAssets: true, Filter: fetch.Filter{Locales: []string{"en"}},
+		Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	sum, err := exporter.Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +134,11 @@ func TestPrintReadsNoFileOutsideTheHandbook(t *testing.T) {
 	}
 	if !strings.Contains(string(hb), "Relative: relative") {
 		t.Errorf("handbook.html does not show the dropped image's alt text:\n%s", excerpt(string(hb), "Relative"))
+	}
+	// The renderer dropped the path images, so Chromium asked for
+	// nothing the gate had to refuse: a normal print logs no refusal.
+	if strings.Contains(logs.String(), "request refused") {
+		t.Errorf("the print logged refused requests:\n%s", logs.String())
 	}
 }
 
@@ -165,8 +173,10 @@ func TestPrintRemoteAssetsKeepTheAddressPolicy(t *testing.T) {
 			h, url := sampleServer(t, sandbox.Options{})
 			describe(t, h, "Loopback: ![inside]("+srv.URL+"/private.png) ![hop]("+srv.URL+"/hop.png)")
 			out := t.TempDir()
+			var logs bytes.Buffer
 			cfg := exporter.Config{BaseURL: url, Token: earthToken, Output: out, Limits: ratelimit.Limits{}, Assets: exporter.AssetsRemote,
-				AllowPrivateAssets: tc.allowPrivate, Formats: []string{"handbook", "pdf"}, Filter: fetch.Filter{Locales: []string{"en"}}}
+				AllowPrivateAssets: tc.allowPrivate, Formats: []string{"handbook", "pdf"}, Filter: fetch.Filter{Locales: []string{"en"}},
+				Log: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 			if _, err := exporter.Run(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
@@ -183,6 +193,15 @@ func TestPrintRemoteAssetsKeepTheAddressPolicy(t *testing.T) {
 			}
 			if got {
 				t.Error("handbook.pdf holds the loopback server's image")
+			}
+			// Each refused URL is logged once, with the fetcher's reason.
+			for _, u := range []string{srv.URL + "/private.png", srv.URL + "/hop.png"} {
+				if n := strings.Count(logs.String(), "url="+u+" "); n != 1 {
+					t.Errorf("%s logged %d times as refused, want once:\n%s", u, n, logs.String())
+				}
+			}
+			if !strings.Contains(logs.String(), "address not allowed") {
+				t.Errorf("the log does not say why:\n%s", logs.String())
 			}
 		})
 	}
