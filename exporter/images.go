@@ -47,6 +47,9 @@ type images struct {
 	store *assets.Store
 	// urls reads a node's image URLs as the formats render them.
 	urls *content.Renderer
+	// remote fetches, with --assets remote and the PDF, the images the
+	// handbook shows while Chromium prints it (nil otherwise).
+	remote *assets.Fetcher
 
 	mu sync.Mutex
 	// written holds the paths of the files in the new output.
@@ -63,7 +66,7 @@ type images struct {
 // stay remote or no format shows them. A build (offline) takes them from
 // the cache alone.
 func newImages(c *Config, offline bool) (*images, error) {
-	if c.Assets == AssetsRemote || !(c.has("html") || c.has("handbook") || c.has("pdf")) {
+	if c.Assets == AssetsRemote && !c.has("pdf") || !(c.has("html") || c.has("handbook") || c.has("pdf")) {
 		return &images{written: map[string]bool{}, files: map[string]string{}, log: c.Log}, nil
 	}
 	f, err := assets.NewFetcher(assets.Options{AllowPrivate: c.AllowPrivateAssets, AllowHosts: c.AssetHosts,
@@ -71,16 +74,33 @@ func newImages(c *Config, offline bool) (*images, error) {
 	if err != nil {
 		return nil, &ConfigError{setting.Errorf(setting.Assets, "%w", err)}
 	}
+	if c.Assets == AssetsRemote {
+		// The pages keep the URLs; the PDF's images come through f.
+		return &images{remote: f, written: map[string]bool{}, files: map[string]string{}, log: c.Log}, nil
+	}
 	return &images{store: assets.NewStoreBudget(f, c.Concurrency, c.ImageBudget), urls: content.New(), written: map[string]bool{},
 		files: map[string]string{}, log: c.Log}, nil
 }
 
-// close removes the store's temporary files, if any.
+// close removes the store's or the remote fetcher's temporary files, if any.
 func (im *images) close() error {
-	if im.store == nil {
-		return nil
+	switch {
+	case im.store != nil:
+		return im.store.Close()
+	case im.remote != nil:
+		return im.remote.Close()
 	}
-	return im.store.Close()
+	return nil
+}
+
+// fetchRemote is the formats' render.Options.RemoteImage: the bytes of
+// the image at url, fetched and checked by the image fetcher's rules.
+func (im *images) fetchRemote(ctx context.Context, url string) ([]byte, error) {
+	a, _, err := im.remote.Fetch(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(a.File)
 }
 
 // resolve is the renderers' content.Images.

@@ -281,6 +281,9 @@ func (r *run) schedule(ctx context.Context) error {
 	if r.images.store != nil {
 		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
 	}
+	if r.images.remote != nil {
+		o.RemoteImage = r.images.fetchRemote
+	}
 	// One converter for every format: the same expressions recur
 	// across a curriculum's variants and locales.
 	o.Math = mathml.New(mathml.Options{})

@@ -108,7 +108,7 @@ func (b *Browser) Axe(ctx context.Context, url string, axeSource []byte, o AxeOp
 	}
 	v := viewport{Width: o.Width, Height: o.Height, Mobile: o.Mobile, Dark: o.Dark}
 	var out []Violation
-	err = b.inTab(ctx, "axe", url, func(tab context.Context) error {
+	err = b.inTab(ctx, "axe", url, accessOf(url), func(tab context.Context) error {
 		if err := v.apply(tab); err != nil {
 			return err
 		}

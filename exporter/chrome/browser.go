@@ -111,7 +111,10 @@ func Launch(ctx context.Context, o Options) (*Browser, error) {
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-default-apps", true),
 		chromedp.Flag("disable-breakpad", true),
-		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints"),
+		// Frames stay in the process of their page, so the request
+		// interception of the page's tab sees their requests too.
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints,IsolateOrigins,site-per-process"),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("force-color-profile", "srgb"),
@@ -229,10 +232,11 @@ func (b *Browser) Close() error {
 	return b.closeErr
 }
 
-// inTab runs fn in a new tab, which it closes afterwards. The tab ends when
-// ctx ends; the error then wraps ctx.Err(). op and what name the call in the
-// error ("pdf /tmp/a.html").
-func (b *Browser) inTab(ctx context.Context, op, what string, fn func(tab context.Context) error) error {
+// inTab runs fn in a new tab, which it closes afterwards. Every request of
+// the tab passes the gate of access before it loads (see Access). The tab
+// ends when ctx ends; the error then wraps ctx.Err(). op and what name the
+// call in the error ("pdf /tmp/a.html").
+func (b *Browser) inTab(ctx context.Context, op, what string, access Access, fn func(tab context.Context) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s %s: %w", op, what, err)
 	}
@@ -242,9 +246,17 @@ func (b *Browser) inTab(ctx context.Context, op, what string, fn func(tab contex
 	start := time.Now()
 	tab, cancel := chromedp.NewContext(b.ctx)
 	stop := context.AfterFunc(ctx, cancel)
-	err := fn(tab)
+	g := &gate{access: access, log: b.log}
+	err := g.open(tab)
+	if err == nil {
+		err = fn(tab)
+	}
 	stop()
-	cancel() // closes the tab
+	cancel() // closes the tab, which ends the gate
+	g.wait()
+	if n := g.count(); n > 0 {
+		b.log.Debug(op+": requests refused", "page", what, "refused", n)
+	}
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

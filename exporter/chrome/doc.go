@@ -12,6 +12,13 @@
 // finishes loading holds its call until ctx ends. [Browser.Close] stops the
 // browser and removes its temporary profile.
 //
+// Every tab passes each request through one gate before it loads
+// ([Access]): the CDP Fetch domain pauses it (redirect hops and frames
+// included) and [Access.Decide] lets it load, answers it with
+// [Access.Remote]'s bytes, or fails it. A PDF reads its own folder
+// ([PDFOptions.Access]); Run, Visit, Screenshot and Axe, which tests use on
+// pages curex wrote, read local files and the page's own origin only.
+//
 // The browser is Debian's chromium package (apt-get install chromium), or the
 // program that CUREX_CHROMIUM names. Without one, Launch returns an error that
 // wraps [ErrNoBrowser].

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -47,10 +48,15 @@ type PDFOptions struct {
 	// Chromium writes (its clock), so the same document prints to the same
 	// bytes: pass the date of the content.
 	Date time.Time
+	// Access is what the document may load while it prints (see Access):
+	// with no Dirs, the folder of the HTML file and nothing else.
+	Access Access
 }
 
 // PDF loads the HTML file at htmlPath, waits for its load event and its web
 // fonts, and prints it with its backgrounds. It returns the PDF's bytes.
+// While it loads, the document reads what o.Access allows and nothing
+// else: by default the files of its own folder, and no network.
 func (b *Browser) PDF(ctx context.Context, htmlPath string, o PDFOptions) ([]byte, error) {
 	opts, err := o.printOptions()
 	if err != nil {
@@ -63,8 +69,12 @@ func (b *Browser) PDF(ctx context.Context, htmlPath string, o PDFOptions) ([]byt
 	if err != nil {
 		return nil, fmt.Errorf("pdf %s: %w", htmlPath, err)
 	}
+	access := o.Access
+	if len(access.Dirs) == 0 {
+		access.Dirs = []string{filepath.Dir(htmlPath)}
+	}
 	var pdf []byte
-	err = b.inTab(ctx, "pdf", htmlPath, func(tab context.Context) error {
+	err = b.inTab(ctx, "pdf", htmlPath, access, func(tab context.Context) error {
 		if err := load(tab, u); err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import "context"
 // The tab closes when fn returns; ctx bounds the whole call. It is for
 // tests and benchmarks that drive a page curex wrote.
 func (b *Browser) Run(ctx context.Context, url string, fn func(tab context.Context) error) error {
-	return b.inTab(ctx, "run", url, func(tab context.Context) error {
+	return b.inTab(ctx, "run", url, accessOf(url), func(tab context.Context) error {
 		if err := load(tab, url); err != nil {
 			return err
 		}

@@ -40,7 +40,7 @@ type ScreenshotOptions struct {
 func (b *Browser) Screenshot(ctx context.Context, url string, o ScreenshotOptions) ([]byte, error) {
 	v := viewport{Width: o.Width, Height: o.Height, Scale: o.Scale, Mobile: o.Mobile, Dark: o.Dark}
 	var png []byte
-	err := b.inTab(ctx, "screenshot", url, func(tab context.Context) error {
+	err := b.inTab(ctx, "screenshot", url, accessOf(url), func(tab context.Context) error {
 		if err := v.apply(tab); err != nil {
 			return err
 		}

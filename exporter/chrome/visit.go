@@ -14,7 +14,7 @@ import (
 // error of fn is Visit's, wrapped with the URL.
 func (b *Browser) Visit(ctx context.Context, url string, o ScreenshotOptions, fn func(tab context.Context) error) error {
 	v := viewport{Width: o.Width, Height: o.Height, Scale: o.Scale, Mobile: o.Mobile, Dark: o.Dark}
-	return b.inTab(ctx, "visit", url, func(tab context.Context) error {
+	return b.inTab(ctx, "visit", url, accessOf(url), func(tab context.Context) error {
 		if err := v.apply(tab); err != nil {
 			return err
 		}

@@ -33,8 +33,9 @@ import (
 
 // keyVersion changes when the key's recipe or curex's post-processing of
 // Chromium's PDF (see chrome.Browser.PDF) changes, so older entries are no
-// longer found.
-const keyVersion = "curex-printcache-1"
+// longer found. 2: Chromium reads only the handbook's own files while it
+// prints (chrome.Access), so a print from before may hold others.
+const keyVersion = "curex-printcache-2"
 
 // Store is a folder of printed PDFs. Its methods are safe for concurrent
 // use.
@@ -63,6 +64,9 @@ func Key(html []byte, o chrome.PDFOptions, browser string) string {
 	for _, part := range []string{
 		keyVersion, browser, o.Paper, o.HeaderTemplate, o.FooterTemplate,
 		fmt.Sprint(o.NoHeaderFooter), fmt.Sprint(o.Outline), o.Date.UTC().Format(time.RFC3339Nano),
+		// Whether remote images print; Access.Dirs say where the copy
+		// sits, the same files in another temporary folder.
+		fmt.Sprint(o.Access.Remote != nil),
 	} {
 		fmt.Fprintf(h, "%d:%s\n", len(part), part)
 	}

@@ -128,6 +128,11 @@ type Options struct {
 	// path in the output, for a format that needs them elsewhere (the
 	// PDF's copy of the handbook).
 	ImageData func(path string) ([]byte, bool)
+	// RemoteImage, with --assets remote, fetches an image the handbook
+	// shows by URL while Chromium prints it, by the image fetcher's rules
+	// (package assets): Chromium itself never reaches the network. Nil
+	// leaves the PDF without remote images.
+	RemoteImage func(ctx context.Context, url string) ([]byte, error)
 	// Math converts TeX to MathML for every format that renders content
 	// to HTML, so they share its interpreters and cache; nil gives each
 	// format a converter of its own.

@@ -33,8 +33,9 @@ func TestImages(t *testing.T) {
 			`<p><a href="https://img.example/broken.png" rel="noopener noreferrer nofollow" class="image-failed">https://img.example/broken.png</a></p>`},
 		{"unknown stays remote", "c/v/l/x/index.html", `![x](https://other.example/i.png)`,
 			`<p><img src="https://other.example/i.png" alt="x" loading="lazy"></p>`},
-		{"relative untouched", "c/v/l/x/index.html", `![x](pics/i.png)`,
-			`<p><img src="pics/i.png" alt="x" loading="lazy"></p>`},
+		{"relative dropped", "c/v/l/x/index.html", `![x](pics/i.png)`, `<p>x</p>`},
+		{"parent path dropped", "c/v/l/handbook.html", `![x](../../../../private.png)`, `<p>x</p>`},
+		{"absolute path dropped", "c/v/l/handbook.html", `![x](/abs/path/private.png)`, `<p>x</p>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := r.WithImages(images, tc.page).Markdown(tc.src, "p-")

@@ -57,6 +57,9 @@ func classifyURL(dest string) urlKind {
 // linkAllowed reports whether a link may point at dest.
 func linkAllowed(k urlKind) bool { return k != urlUnsafe }
 
-// imageAllowed reports whether an image may load from dest: http, https or
-// relative only.
-func imageAllowed(k urlKind) bool { return k == urlRelative || k == urlExternal }
+// imageAllowed reports whether an image may load from dest: http and https
+// only. Content images are fetched by the assets stage (or stay at their
+// URL with --assets remote); a relative or absolute path would name a file
+// of whatever serves or prints the page (the export machine's disk, for
+// the PDF), so such an image shows its alt text instead.
+func imageAllowed(k urlKind) bool { return k == urlExternal }

@@ -267,7 +267,15 @@ func (r *Renderer) printFile(ctx context.Context, j job) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.browser.PDF(ctx, abs, j.o)
+	// Chromium reads the handbook's folder and the images beside it, and
+	// nothing else: no other file, and the network only through the image
+	// fetcher (--assets remote).
+	o := j.o
+	o.Access = chrome.Access{
+		Dirs:   []string{dir, filepath.Join(r.spool, filepath.FromSlash(layout.ContentAssets))},
+		Remote: r.opts.RemoteImage,
+	}
+	return r.browser.PDF(ctx, abs, o)
 }
 
 // spoolImages writes the images of paths (under assets/content/) into
