@@ -60,6 +60,9 @@ var adversarial = []struct {
 	// elements' (Temml wrote them in 4 s, appending each to a string).
 	{"letters 100B", `\def\a{xxxxxxxxxx}\def\b{` + rep(`\a`, 10) + `}\def\c{` + rep(`\b`, 10) + `}\def\d{` + rep(`\c`, 9) + `}\d`, overBudget},
 	{"argument x10", `\def\a#1{` + rep("#1", 10) + `}\a{\a{\a{` + nest(`\frac{`, `}{x}`, 4, "x") + `}}}`, overBudget},
+	// 4,000 letters inside 400 square roots: each root copies them once
+	// more when its markup is written.
+	{"deep and wide", nest(`\sqrt{`, `}`, 400, `\def\a{xxxxxxxxxx}\def\b{`+rep(`\a`, 10)+`}\def\c{`+rep(`\b`, 10)+`}\def\d{`+rep(`\c`, 4)+`}\d`), overBudget},
 	{"frac doubling", `\def\f#1{\frac{#1}{#1}}` + nest(`\f{`, `}`, 9, "x"), converts},
 	{"argument x2", `\def\a#1{#1#1}` + nest(`\a{`, `}`, 9, "x"), converts},
 	// Converts, but nests deeper than HTML parsers go.
