@@ -3,6 +3,7 @@ package exporter
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -173,9 +174,9 @@ func flush(ctx context.Context, w *output.Writer, pending []pendingFiles) error 
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
 	n, err := f.mathErrors(ctx, t)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
+		if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
 			// Stopped mid-formula: the run's end, not the tree's fault.
-			return fmt.Errorf("render %s: %w", t.Dir(), cerr)
+			return err
 		}
 		return &RenderError{Export: t.Export, Err: err}
 	}

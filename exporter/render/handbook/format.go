@@ -31,7 +31,7 @@ func (*Format) Name() string { return "handbook" }
 
 // Render implements rendering.Renderer: it writes the tree's handbook.html.
 func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
-	data, err := f.r.withContext(ctx).Render(t.Tree, InfoOf(t, f.opts))
+	data, err := f.r.WithContext(ctx).Render(t.Tree, InfoOf(t, f.opts))
 	if err != nil {
 		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 	}
@@ -67,9 +67,9 @@ func InfoOf(t *rendering.Tree, o rendering.Options) Info {
 	return info
 }
 
-// withContext returns a Renderer that renders as r does, its conversions
+// WithContext returns a Renderer that renders as r does, its conversions
 // of math under ctx, the run's (see content.Renderer.WithContext).
-func (r *Renderer) withContext(ctx context.Context) *Renderer {
+func (r *Renderer) WithContext(ctx context.Context) *Renderer {
 	c := *r
 	c.content = r.content.WithContext(ctx)
 	return &c
