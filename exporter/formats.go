@@ -3,6 +3,7 @@ package exporter
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -171,8 +172,12 @@ func flush(ctx context.Context, w *output.Writer, pending []pendingFiles) error 
 // written) stops the run. Deferred work (printing) starts once the tree's
 // files are written.
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
-	n, err := f.mathErrors(t)
+	n, err := f.mathErrors(ctx, t)
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+			// Stopped mid-formula: the run's end, not the tree's fault.
+			return err
+		}
 		return &RenderError{Export: t.Export, Err: err}
 	}
 	entry.MathErrors = n
@@ -184,6 +189,9 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		wg.Go(func() { errs[i] = r.Render(ctx, &pending[i], rt, entry) })
 	}
 	wg.Wait()
+	if cerr := ctx.Err(); cerr != nil {
+		return fmt.Errorf("render %s: %w", t.Dir(), cerr)
+	}
 	for _, err := range errs {
 		if err != nil {
 			return &RenderError{Export: t.Export, Err: err}
@@ -204,12 +212,13 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 // come from the converter's cache when the formats render the node).
 // Every format that shows math shows the same expressions, so the count
 // is the tree's, whichever formats run and whenever the website renders.
-func (f *treeFormats) mathErrors(t *model.Tree) (int, error) {
+// ctx's end stops a conversion under way.
+func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error) {
 	if f.math == nil {
 		return 0, nil
 	}
 	var tally content.Tally
-	r := f.math.Tallied(&tally)
+	r := f.math.Tallied(&tally).WithContext(ctx)
 	var err error
 	t.Walk(func(n *model.Node) bool {
 		if err != nil || !nodeMayHaveMath(n) {

@@ -171,3 +171,82 @@ func findFile(t *testing.T, dir, part string) string {
 	}
 	return found
 }
+
+// TestMathOverBudgetFailsAlone exports the sample's Algebra 1 with issue
+// 23's macro bomb (390 bytes that expand to 240,000 tokens, under
+// Temml's bound on expansions) added to its appendix: the run goes on
+// and writes every export, the bomb is counted once per export in
+// math_errors and shown as its TeX with the reason, and the appendix's
+// other math converts.
+func TestMathOverBudgetFailsAlone(t *testing.T) {
+	t.Parallel()
+	ds, err := dataset.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bomb := `\def\a{` + strings.Repeat("x", 300) + `}\def\b{` + strings.Repeat(`\a`, 10) + `}\def\c{` + strings.Repeat(`\b`, 10) + `}\def\d{` + strings.Repeat(`\c`, 8) + `}\d`
+	for i := range ds.Curricula {
+		c := &ds.Curricula[i]
+		for j := range c.Nodes {
+			if c.ID != "101" || c.Nodes[j].ID != "alg-app-a" {
+				continue
+			}
+			var desc string
+			if err := json.Unmarshal(c.Nodes[j].Attributes["description"], &desc); err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := json.Marshal(desc + "\n\nThe bomb $" + bomb + "$ stays readable.")
+			c.Nodes[j].Attributes["description"] = raw
+		}
+	}
+	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := httptest.NewServer(h)
+	t.Cleanup(server.Close)
+	out := filepath.Join(t.TempDir(), "out")
+	sum, err := exporter.Run(context.Background(), exporter.Config{BaseURL: server.URL, Token: token, Output: out, Limits: ratelimit.Limits{},
+		Generator: "curex test", Formats: []string{"html", "handbook"},
+		Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"Texas"}, Locales: []string{"en"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Partial() || sum.Written == 0 {
+		t.Fatalf("written %d, failures %v", sum.Written, sum.Failures)
+	}
+	if sum.MathErrors != sum.Written {
+		t.Errorf("summary counts %d math errors in %d exports, want one each", sum.MathErrors, sum.Written)
+	}
+	data, err := os.ReadFile(filepath.Join(out, output.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m output.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.Exports {
+		if e.MathErrors != 1 {
+			t.Errorf("%s/%s: math_errors %d, want 1", e.Variant, e.Locale, e.MathErrors)
+		}
+		b, err := os.ReadFile(filepath.Join(out, e.Handbook))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hb := string(b)
+		for _, want := range []string{
+			`<math display="block">`,
+			`<code class="math-error" title="mathml: formula too large: more than 100000 token steps"><span class="math-error-mark">⚠ TeX</span> $\def\a{xxx`,
+			`\d$</code> stays readable.`,
+		} {
+			if !strings.Contains(hb, want) {
+				t.Errorf("handbook lacks %s", want)
+			}
+		}
+		page := findFile(t, filepath.Join(out, filepath.Dir(e.HTML)), "alg-app-a/index.html")
+		if !strings.Contains(page, `<math display="block">`) || !strings.Contains(page, `formula too large`) {
+			t.Error("website page of the appendix lacks its math or the bomb's TeX")
+		}
+	}
+}

@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"strconv"
@@ -32,6 +33,9 @@ type Renderer struct {
 	math   *mathml.Converter
 	// tally, when set, counts what the calls met (see Tallied).
 	tally *Tally
+	// ctx, when set, is the run's: it stops a conversion of math under
+	// way (see WithContext).
+	ctx context.Context
 }
 
 // Option configures a Renderer.
@@ -139,6 +143,9 @@ func (r *Renderer) markdown(buf *bytes.Buffer, src, idPrefix string, shift int, 
 	doc := r.md.Parser().Parse(text.NewReader(source), parser.WithContext(pc))
 	if r.tally != nil {
 		doc.SetAttribute(docTallyAttr, r.tally)
+	}
+	if r.ctx != nil {
+		doc.SetAttribute(docContextAttr, r.ctx)
 	}
 	if inline {
 		inlineParagraph(doc)

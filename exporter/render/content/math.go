@@ -3,7 +3,6 @@ package content
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strings"
 	"sync/atomic"
 
@@ -38,6 +37,18 @@ func (r *Renderer) Tallied(t *Tally) *Renderer {
 	return &c
 }
 
+// WithContext returns a Renderer that renders as r does, its conversions
+// of math under ctx: once ctx is done, a conversion under way stops and
+// the call fails with ctx's error (the run's, not the expression's, so
+// nothing is counted). It shares r's parser and converter, so it is cheap
+// to make per call or per tree; without it, conversions run to their
+// bounded end.
+func (r *Renderer) WithContext(ctx context.Context) *Renderer {
+	c := *r
+	c.ctx = ctx
+	return &c
+}
+
 // MayHaveMath reports whether s holds a math delimiter at all: a cheap
 // test to skip strings with no math.
 func MayHaveMath(s string) bool {
@@ -47,6 +58,10 @@ func MayHaveMath(s string) bool {
 // docTallyAttr is the Document attribute through which the math renderer
 // learns the Tally of the call.
 var docTallyAttr = []byte("curex-tally")
+
+// docContextAttr is the Document attribute through which the math
+// renderer learns the context of the call.
+var docContextAttr = []byte("curex-context")
 
 // Kinds of the math nodes.
 var (
@@ -231,12 +246,11 @@ func (s *safeRenderer) displayMath(w util.BufWriter, node ast.Node, tex, source 
 // Tally; the page shows it). err is set only when the converter itself
 // fails.
 func (s *safeRenderer) convert(node ast.Node, tex string, display bool) (out, failure string, err error) {
-	out, err = s.r.math.Convert(context.Background(), clean(tex), display)
-	var pe *mathml.ParseError
+	out, err = s.r.math.Convert(contextOf(node), clean(tex), display)
 	switch {
 	case err == nil:
 		return out, "", nil
-	case errors.As(err, &pe), errors.Is(err, mathml.ErrTooLong):
+	case mathml.IsExpressionError(err):
 		if t := tallyOf(node); t != nil {
 			t.mathErrors.Add(1)
 		}
@@ -272,6 +286,19 @@ func tallyOf(node ast.Node) *Tally {
 		return t
 	}
 	return nil
+}
+
+// contextOf returns the context of the render call node belongs to
+// (see WithContext), or context.Background().
+func contextOf(node ast.Node) context.Context {
+	if doc := node.OwnerDocument(); doc != nil {
+		if v, ok := doc.Attribute(docContextAttr); ok {
+			if ctx, ok := v.(context.Context); ok {
+				return ctx
+			}
+		}
+	}
+	return context.Background()
 }
 
 // delimiters returns how d opens and closes an expression.

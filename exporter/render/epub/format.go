@@ -25,8 +25,8 @@ func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, erro
 func (*Format) Name() string { return "epub" }
 
 // Render implements rendering.Renderer: it writes the tree's book.
-func (f *Format) Render(_ context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
-	data, err := f.r.Render(t.Tree, InfoOf(t, f.opts))
+func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+	data, err := f.r.withContext(ctx).Render(t.Tree, InfoOf(t, f.opts))
 	if err != nil {
 		return err // names the export
 	}
@@ -46,4 +46,12 @@ func InfoOf(t *rendering.Tree, o rendering.Options) Info {
 		LocaleName: h.LocaleName, ContentDate: h.ContentDate, LocaleNames: h.LocaleNames,
 		Images: o.Images, ImageData: o.ImageData, Generator: o.Generator,
 	}
+}
+
+// withContext returns a Renderer that renders as r does, its conversions
+// of math under ctx, the run's (see content.Renderer.WithContext).
+func (r *Renderer) withContext(ctx context.Context) *Renderer {
+	c := *r
+	c.content = r.content.WithContext(ctx)
+	return &c
 }

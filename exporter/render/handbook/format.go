@@ -30,8 +30,8 @@ func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, erro
 func (*Format) Name() string { return "handbook" }
 
 // Render implements rendering.Renderer: it writes the tree's handbook.html.
-func (f *Format) Render(_ context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
-	data, err := f.r.Render(t.Tree, InfoOf(t, f.opts))
+func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+	data, err := f.r.WithContext(ctx).Render(t.Tree, InfoOf(t, f.opts))
 	if err != nil {
 		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 	}
@@ -65,4 +65,12 @@ func InfoOf(t *rendering.Tree, o rendering.Options) Info {
 		info.TranslationProgress = p
 	}
 	return info
+}
+
+// WithContext returns a Renderer that renders as r does, its conversions
+// of math under ctx, the run's (see content.Renderer.WithContext).
+func (r *Renderer) WithContext(ctx context.Context) *Renderer {
+	c := *r
+	c.content = r.content.WithContext(ctx)
+	return &c
 }

@@ -11,9 +11,15 @@
 //
 // Expressions are untrusted. An expression longer than MaxInput bytes is
 // refused without running Temml; Temml runs with trust off (no \href,
-// \url, \includegraphics, \style, \class, \id, \data) and a bound on macro
-// expansions, so a loop of \def is a parse error, the same on every
-// machine. Its output is then sanitized (Sanitize): only presentation
+// \url, \includegraphics, \style, \class, \id, \data), a bound on macro
+// expansions, so a loop of \def is a parse error, and a work budget (see
+// budget.go): the tokens its macro expander hands out, the MathML
+// elements it builds and the bytes it writes are counted, by patches
+// applied to Temml's source when it is compiled, and an expression over
+// any bound stops there with a *BudgetError. The counts depend on the
+// expression alone, so what converts is the same on every machine, and
+// no expression under MaxInput costs more than about a second of CPU and
+// a few tens of MB. Its output is then sanitized (Sanitize): only presentation
 // MathML elements and attributes are kept, with no style, class, id, href
 // or event handler and no HTML or SVG inside; a TeX annotation is kept.
 // Whether an expression converts depends only on the expression, never on

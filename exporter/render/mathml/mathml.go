@@ -88,7 +88,7 @@ func New(o Options) *Converter {
 	}
 	return &Converter{
 		opts:    o,
-		compile: sync.OnceValues(func() (*goja.Program, error) { return goja.Compile("temml.min.js", temmlJS, true) }),
+		compile: sync.OnceValues(compileTemml),
 		idle:    make(chan *engine, o.Runtimes),
 		cache:   newCache(max(o.CacheEntries, 0)),
 	}
@@ -96,9 +96,10 @@ func New(o Options) *Converter {
 
 // Convert returns the MathML of tex, sanitized: <math display="block">
 // when display is set, <math> (inline) otherwise. An expression Temml
-// cannot read is a *ParseError, one too long ErrTooLong; both are the
-// expression's alone. Any other error (ctx done, an interpreter that
-// failed to load) is the run's.
+// cannot read is a *ParseError, one too long ErrTooLong, one over its
+// work budget a *BudgetError; these are the expression's alone (see
+// IsExpressionError). Any other error (ctx done, an interpreter that
+// failed to load) is the run's. ctx's end stops a conversion under way.
 func (c *Converter) Convert(ctx context.Context, tex string, display bool) (string, error) {
 	if len(tex) > c.opts.MaxInput {
 		return "", fmt.Errorf("%w (%d bytes, at most %d)", ErrTooLong, len(tex), c.opts.MaxInput)
@@ -121,12 +122,20 @@ func (c *Converter) Convert(ctx context.Context, tex string, display bool) (stri
 			err = &ParseError{Msg: "unusable MathML: " + strings.TrimPrefix(err.Error(), "parse mathml: ")}
 		}
 	}
-	var pe *ParseError
-	if err == nil || errors.As(err, &pe) {
+	if err == nil || IsExpressionError(err) {
 		// Only what depends on the expression alone is kept.
 		c.cache.put(k, result{out: out, err: err})
 	}
 	return out, err
+}
+
+// IsExpressionError reports whether err, from Convert, is the
+// expression's alone (a *ParseError, a *BudgetError or ErrTooLong): the
+// page shows the expression's TeX and the run goes on.
+func IsExpressionError(err error) bool {
+	var pe *ParseError
+	var be *BudgetError
+	return errors.As(err, &pe) || errors.As(err, &be) || errors.Is(err, ErrTooLong)
 }
 
 // engine returns an idle interpreter, makes one when fewer than Runtimes
@@ -165,10 +174,20 @@ type engine struct {
 	fn goja.Callable
 }
 
+// compileTemml compiles the vendored Temml with the budget's patches.
+func compileTemml() (*goja.Program, error) {
+	src, err := patchTemml(temmlJS, budgetPatches)
+	if err != nil {
+		return nil, err
+	}
+	return goja.Compile("temml.min.js", src, true)
+}
+
 // renderJS wraps temml.renderToString with curex's options: errors
 // thrown, trust off, the TeX kept as an annotation, macro expansion
-// bounded.
+// bounded; it resets the budget's counters first.
 const renderJS = `(function (tex, display) {
+	` + jsSteps + ` = 0; ` + jsNodes + ` = 0; ` + jsBytes + ` = 0;
 	return temml.renderToString(tex, {
 		displayMode: display, throwOnError: true, trust: false,
 		annotate: true, xml: false, maxExpand: %d,
@@ -185,6 +204,17 @@ func (c *Converter) newEngine() (*engine, error) {
 	}
 	vm := goja.New()
 	vm.SetMaxCallStackSize(maxCallStack)
+	for name, v := range map[string]any{
+		jsSteps: 0, jsNodes: 0, jsBytes: 0,
+		jsMaxSteps: maxTokenSteps, jsMaxNodes: maxNodes, jsMaxBytes: maxMarkupBytes,
+		// Over budget, the conversion stops where it is: an interrupt,
+		// which no try/catch in Temml can catch.
+		jsOver: func(i int64) { vm.Interrupt(budgetError(i)) },
+	} {
+		if err := vm.Set(name, v); err != nil {
+			return nil, fmt.Errorf("mathml: load temml: %w", err)
+		}
+	}
 	if _, err := vm.RunProgram(prog); err != nil {
 		return nil, fmt.Errorf("mathml: load temml: %w", err)
 	}
@@ -226,7 +256,19 @@ func (e *engine) render(ctx context.Context, tex string, display bool) (string, 
 	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		return "", fmt.Errorf("mathml: %w", ctx.Err())
+		be, over := ie.Value().(*BudgetError)
+		if over {
+			// The budget's interrupt, set on this goroutine: clear it
+			// so that the next conversion on e runs.
+			e.vm.ClearInterrupt()
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return "", fmt.Errorf("mathml: %w", cerr)
+		}
+		if over {
+			return "", be
+		}
+		return "", fmt.Errorf("mathml: temml: %w", err)
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {

@@ -89,7 +89,8 @@ func TestConvertErrors(t *testing.T) {
 }
 
 // TestConvertDeepNesting checks that nesting within MaxInput is a parse
-// error or a conversion, never a crash of the interpreter's stack.
+// error, a budget error or a conversion, never a crash of the
+// interpreter's stack.
 func TestConvertDeepNesting(t *testing.T) {
 	c := New(Options{})
 	for _, tex := range []string{
@@ -98,8 +99,7 @@ func TestConvertDeepNesting(t *testing.T) {
 		strings.Repeat(`\frac{1}{`, 400) + "x" + strings.Repeat("}", 400),
 	} {
 		out, err := c.Convert(context.Background(), tex, true)
-		var pe *ParseError
-		if err != nil && !errors.As(err, &pe) {
+		if err != nil && !IsExpressionError(err) {
 			t.Fatalf("%.20s…: %v", tex, err)
 		}
 		if err == nil {
@@ -183,11 +183,10 @@ func FuzzConvert(f *testing.F) {
 	c := New(Options{CacheEntries: -1})
 	f.Fuzz(func(t *testing.T, tex string, display bool) {
 		out, err := c.Convert(context.Background(), tex, display)
-		var pe *ParseError
 		switch {
 		case err == nil:
 			checkSafe(t, out)
-		case errors.As(err, &pe), errors.Is(err, ErrTooLong):
+		case IsExpressionError(err):
 		default:
 			t.Fatalf("Convert(%q): %v", tex, err)
 		}

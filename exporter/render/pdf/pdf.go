@@ -120,10 +120,10 @@ func (*Renderer) Name() string { return "pdf" }
 
 // Render implements render.Renderer: it renders the handbook copy that
 // Chromium prints and names the PDF in entry; Start prints it.
-func (r *Renderer) Render(_ context.Context, _ render.Writer, t *render.Tree, entry *output.ManifestExport) error {
+func (r *Renderer) Render(ctx context.Context, _ render.Writer, t *render.Tree, entry *output.ManifestExport) error {
 	info := handbook.InfoOf(t, r.opts)
 	info.PDF, info.SiteHome = true, ""
-	data, err := r.handbook.Render(t.Tree, info)
+	data, err := r.handbook.WithContext(ctx).Render(t.Tree, info)
 	if err != nil {
 		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 	}
