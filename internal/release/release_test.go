@@ -595,13 +595,8 @@ type gitlabJob struct {
 func TestGitLabExample(t *testing.T) {
 	snap := loadSnapshot(t)
 	base := startSandbox(t, snap.unpack(t))
-	srv := snap.serve(t, snap.checksums)
-	var jobs map[string]gitlabJob
-	readYAML(t, "../../docs/ci.gitlab-ci.yml", &jobs)
-	job, ok := jobs["curex-export"]
-	if !ok {
-		t.Fatal("docs/ci.gitlab-ci.yml has no curex-export job")
-	}
+	srv, ca := snap.serveTLS(t, snap.checksums)
+	job := readGitLabJob(t)
 	if len(job.AllowFailure.ExitCodes) != 1 || job.AllowFailure.ExitCodes[0] != 3 {
 		t.Errorf("allow_failure exit codes %v, want [3] (partial export)", job.AllowFailure.ExitCodes)
 	}
@@ -622,6 +617,7 @@ func TestGitLabExample(t *testing.T) {
 		env[k] = v
 	}
 	env["CURRICULUM_API_TOKEN"] = sandboxToken
+	env["CURL_CA_BUNDLE"] = ca
 	work := t.TempDir()
 	env["CI_PROJECT_DIR"] = work
 	script := strings.Join(append(append([]string{}, job.BeforeScript...), job.Script...), "\n")
@@ -633,4 +629,85 @@ func TestGitLabExample(t *testing.T) {
 		t.Errorf("the job did not run the installed curex version:\n%s", out)
 	}
 	checkExport(t, filepath.Join(work, job.Variables["CUREX_OUTPUT"]), filepath.Join(work, job.Variables["CUREX_CACHE_DIR"]))
+}
+
+// readGitLabJob reads the curex-export job of docs/ci.gitlab-ci.yml.
+func readGitLabJob(t *testing.T) gitlabJob {
+	t.Helper()
+	var jobs map[string]gitlabJob
+	readYAML(t, "../../docs/ci.gitlab-ci.yml", &jobs)
+	job, ok := jobs["curex-export"]
+	if !ok {
+		t.Fatal("docs/ci.gitlab-ci.yml has no curex-export job")
+	}
+	return job
+}
+
+// TestGitLabExampleInstallChecks: issue 23 section 6, for the GitLab job as
+// for the Action. The job's before_script takes a release over https only,
+// and, with CUREX_SHA256 set, only the archive of that SHA-256: a release
+// swapped together with its checksums.txt passes checksums.txt alone.
+func TestGitLabExampleInstallChecks(t *testing.T) {
+	good := fakeSnapshot(t, "9.9.9", "curex 9.9.9 (commit good)")
+	swapped := fakeSnapshot(t, "9.9.9", "curex 9.9.9 (commit swapped)")
+	job := readGitLabJob(t)
+	if _, ok := job.Variables["CUREX_SHA256"]; !ok {
+		t.Fatal("the job has no CUREX_SHA256 variable to pin the archive")
+	}
+	tests := []struct {
+		name  string
+		snap  snapshot
+		plain bool   // serve over http
+		pin   string // CUREX_SHA256
+		want  string // in the output of a failed script; "" for success
+	}{
+		{"https, pinned, matches", good, false, good.sha(), ""},
+		{"https, pinned in capitals, matches", good, false, strings.ToUpper(good.sha()), ""},
+		{"https, pinned, release swapped with its checksums.txt", swapped, false, good.sha(), "does not match CUREX_SHA256"},
+		{"https, not pinned: a swapped release passes checksums.txt", swapped, false, "", ""},
+		{"http refused", good, true, "", "must be an https:// URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var hits atomic.Int64
+			h := tt.snap.handler(tt.snap.checksums)
+			count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); h.ServeHTTP(w, r) })
+			env := map[string]string{}
+			for k, v := range job.Variables {
+				env[k] = v
+			}
+			env["CUREX_VERSION"], env["CUREX_SHA256"] = tt.snap.version, tt.pin
+			if tt.plain {
+				srv := httptest.NewServer(count)
+				t.Cleanup(srv.Close)
+				env["CUREX_RELEASE_URL"] = srv.URL
+			} else {
+				srv := httptest.NewTLSServer(count)
+				t.Cleanup(srv.Close)
+				ca := filepath.Join(t.TempDir(), "ca.pem")
+				if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				env["CUREX_RELEASE_URL"], env["CURL_CA_BUNDLE"] = srv.URL, ca
+			}
+			work := t.TempDir()
+			env["CI_PROJECT_DIR"] = work
+			out, err := bash(t, work, strings.Join(job.BeforeScript, "\n"), []string{"-e", "-o", "pipefail"}, env)
+			if tt.want == "" {
+				if err != nil || !strings.Contains(out, "curex 9.9.9 (commit ") {
+					t.Errorf("before_script: err %v, output %q; want success", err, out)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(out, tt.want) {
+				t.Errorf("before_script: err %v, output %q; want a failure saying %q", err, out, tt.want)
+			}
+			if strings.Contains(out, "(commit ") {
+				t.Errorf("a refused install ran the binary: %q", out)
+			}
+			if tt.plain && hits.Load() > 0 {
+				t.Errorf("the job made %d requests over plain HTTP", hits.Load())
+			}
+		})
+	}
 }
