@@ -190,7 +190,7 @@ func checkSVGAttr(a xml.Attr) error {
 		return checkCSS(a.Value)
 	}
 	if strings.Contains(strings.ToLower(a.Value), "javascript:") {
-		return errors.New("javascript:")
+		return errors.New("a javascript: URL")
 	}
 	return checkURLs(a.Value)
 }
