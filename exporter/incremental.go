@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -203,25 +204,17 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 	return h.Sum(nil), nil
 }
 
-// hashTheme sums the names and bytes of the theme folder's files, read
-// through the gate of local files.
+// hashTheme sums the names and bytes of the theme folder's files that
+// the renderers read, read through the gate of local files
+// (render.ReadTheme).
 func hashTheme(ctx context.Context, h io.Writer, dir string) error {
-	d, err := localfile.OpenDir(ctx, localfile.OperatorRef(dir))
+	files, err := render.ReadTheme(ctx, localfile.OperatorRef(dir))
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	names, err := d.Files(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range names {
-		data, err := d.ReadFile(ctx, n)
-		if err != nil {
-			return err
-		}
+	for _, n := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(h, "%s\n", path.Join(filepath.ToSlash(dir), n))
-		if _, err := h.Write(data); err != nil {
+		if _, err := h.Write(files[n]); err != nil {
 			return err
 		}
 	}

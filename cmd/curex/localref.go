@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter/localfile"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -48,28 +49,17 @@ func (g *globals) localFile(ctx context.Context, key, path string, k localfile.K
 	return resolved, nil
 }
 
-// themeDir checks the theme folder the setting names and every file in
-// it (localfile.OpenDir, Dir.ReadFile), so a bad theme is a usage error
-// before the run, and returns the path to read it by.
+// themeDir checks the theme folder the setting names and every file of
+// it the renderers read (render.ReadTheme), so a bad theme is a usage
+// error before the run, and returns the path to read it by.
 func (g *globals) themeDir(ctx context.Context, path string) (string, error) {
 	ref := g.fileRef(setting.Theme, path)
 	resolved, err := localfile.Resolve(ctx, ref)
+	if err == nil {
+		_, err = render.ReadTheme(ctx, ref)
+	}
 	if err != nil {
 		return "", setting.Errorf(setting.Theme, "%w", err)
-	}
-	d, err := localfile.OpenDir(ctx, ref)
-	if err != nil {
-		return "", setting.Errorf(setting.Theme, "%w", err)
-	}
-	defer d.Close()
-	files, err := d.Files(ctx)
-	if err != nil {
-		return "", setting.Errorf(setting.Theme, "%w", err)
-	}
-	for _, f := range files {
-		if _, err := d.ReadFile(ctx, f); err != nil {
-			return "", setting.Errorf(setting.Theme, "%w", err)
-		}
 	}
 	return resolved, nil
 }

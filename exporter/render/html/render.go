@@ -167,28 +167,17 @@ func sameTemplate(t, want *template.Template, name string) bool {
 	return got != nil && got.Tree != nil && got.Tree.Root.String() == want.Tree.Root.String()
 }
 
-// readTheme reads every file of the theme folder dir ("" for none)
-// through the gate of local files, by slash-separated path.
+// readTheme reads the theme folder dir ("" for none) through the gate of
+// local files (render.ReadTheme), by slash-separated path.
 func readTheme(ctx context.Context, dir string) (map[string][]byte, error) {
 	if dir == "" {
 		return nil, nil
 	}
-	d, err := localfile.OpenDir(ctx, localfile.OperatorRef(dir))
+	files, err := render.ReadTheme(ctx, localfile.OperatorRef(dir))
 	if err != nil {
 		return nil, fmt.Errorf("theme: %w", err)
 	}
-	defer d.Close()
-	names, err := d.Files(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("theme: %w", err)
-	}
-	out := make(map[string][]byte, len(names))
-	for _, n := range names {
-		if out[n], err = d.ReadFile(ctx, n); err != nil {
-			return nil, fmt.Errorf("theme: %w", err)
-		}
-	}
-	return out, nil
+	return files, nil
 }
 
 // loadTemplates parses, for every page kind, the shared embedded templates,
