@@ -81,6 +81,7 @@ func checkSVG(data []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	var stack []xml.Name
+	var style strings.Builder
 	rooted := false
 	for {
 		tok, err := d.Token()
@@ -107,6 +108,9 @@ func checkSVG(data []byte) error {
 				}
 				rooted = true
 			}
+			if inStyle(stack) {
+				return errors.New("an element inside <style>")
+			}
 			if len(stack) >= maxSVGDepth {
 				return fmt.Errorf("elements nested more than %d deep", maxSVGDepth)
 			}
@@ -115,6 +119,15 @@ func checkSVG(data []byte) error {
 			}
 			stack = append(stack, t.Name)
 		case xml.EndElement:
+			if inStyle(stack) {
+				// The style sheet is the element's text as a browser joins
+				// it (comments and CDATA boundaries dropped), so it is
+				// checked whole.
+				if err := checkCSS(style.String()); err != nil {
+					return fmt.Errorf("<style>: %v", err)
+				}
+				style.Reset()
+			}
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
@@ -125,10 +138,8 @@ func checkSVG(data []byte) error {
 				}
 				continue
 			}
-			if top := stack[len(stack)-1]; top.Space == svgNS && top.Local == "style" {
-				if err := checkCSS(string(t)); err != nil {
-					return fmt.Errorf("<style>: %v", err)
-				}
+			if inStyle(stack) {
+				style.Write(t)
 			}
 		}
 	}
@@ -136,6 +147,15 @@ func checkSVG(data []byte) error {
 		return errors.New("no <svg> element")
 	}
 	return nil
+}
+
+// inStyle tells whether the innermost open element is <style>.
+func inStyle(stack []xml.Name) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	top := stack[len(stack)-1]
+	return top.Space == svgNS && top.Local == "style"
 }
 
 // inMetadata tells whether the innermost open elements include
