@@ -1,13 +1,15 @@
 package exporter
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
@@ -46,9 +49,9 @@ type pendingTree struct {
 	body   bodyRef
 }
 
-func newReuse(o renderKeyOptions, plan *fetch.Plan, b *bodies) (*reuse, error) {
+func newReuse(ctx context.Context, o renderKeyOptions, plan *fetch.Plan, b *bodies) (*reuse, error) {
 	u := &reuse{keys: map[string]string{}, bodies: b}
-	global, err := globalKey(o)
+	global, err := globalKey(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +163,7 @@ func (c *Config) renderKeyOptions() renderKeyOptions {
 
 // globalKey sums up what shapes every export besides the trees and their
 // curriculum: program, options, theme.
-func globalKey(o renderKeyOptions) ([]byte, error) {
+func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 	h := sha256.New()
 	formats := slices.Clone(o.formats)
 	slices.Sort(formats)
@@ -187,25 +190,39 @@ func globalKey(o renderKeyOptions) ([]byte, error) {
 	}
 	for _, f := range o.site.Files() {
 		fmt.Fprintf(h, "%s\n", filepath.ToSlash(f))
-		if err := hashFile(h, f); err != nil {
+		data, err := localfile.ReadFile(ctx, localfile.OperatorRef(f), localfile.Image)
+		if err != nil {
 			return nil, &ConfigError{setting.Errorf(siteFileSetting(o.site, f), "%w", err)}
 		}
+		h.Write(data)
 	}
 	if o.themeDir != "" {
-		err := filepath.WalkDir(o.themeDir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			fmt.Fprintf(h, "%s\n", filepath.ToSlash(p))
-			return hashFile(h, p)
-		})
-		if err != nil {
+		if err := hashTheme(ctx, h, o.themeDir); err != nil {
 			return nil, &ConfigError{setting.Errorf(setting.Theme, "%w", err)}
 		}
 	}
 	return h.Sum(nil), nil
 }
 
+// hashTheme sums the names and bytes of the theme folder's files that
+// the renderers read, read through the gate of local files
+// (render.ReadTheme).
+func hashTheme(ctx context.Context, h io.Writer, dir string) error {
+	files, err := render.ReadTheme(ctx, localfile.OperatorRef(dir))
+	if err != nil {
+		return err
+	}
+	for _, n := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(h, "%s\n", path.Join(filepath.ToSlash(dir), n))
+		if _, err := h.Write(files[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hashFile sums the file name: the program itself, which no setting
+// names.
 func hashFile(h io.Writer, name string) error {
 	f, err := os.Open(name)
 	if err != nil {

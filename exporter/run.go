@@ -294,7 +294,7 @@ func (r *run) schedule(ctx context.Context) error {
 		return err
 	}
 	r.defer_(r.formats.close)
-	if r.reuse, err = newReuse(c.renderKeyOptions(), r.planned, r.kept); err != nil {
+	if r.reuse, err = newReuse(ctx, c.renderKeyOptions(), r.planned, r.kept); err != nil {
 		return err
 	}
 	if r.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}); err != nil {

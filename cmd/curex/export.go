@@ -59,8 +59,12 @@ func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 	}
 	var err error
 	if f.tokenFile != "" {
-		if c.Token, err = api.ReadTokenFile(f.tokenFile); err != nil {
-			return usageErr(fmt.Errorf("--token-file: %w", err))
+		if c.Token, err = api.TokenFromFile(cmdContext(g.cmd), g.fileRef(tokenFileKey, f.tokenFile)); err != nil {
+			name, ok := g.given(tokenFileKey)
+			if !ok {
+				name = "--token-file"
+			}
+			return usageErr(fmt.Errorf("%s: %w", name, err))
 		}
 	} else if tok, from, err := tokenFromEnv(); err != nil {
 		if errors.Is(err, api.ErrNoToken) && from == "" {
@@ -201,7 +205,12 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if err != nil {
 		return err
 	}
-	c.Output, c.Formats, c.Log, c.ThemeDir, c.Paper = f.output, splitList(f.formats), log, f.theme, f.paper
+	c.Output, c.Formats, c.Log, c.Paper = f.output, splitList(f.formats), log, f.paper
+	if f.theme != "" {
+		if c.ThemeDir, err = g.themeDir(cmdContext(g.cmd), f.theme); err != nil {
+			return usageErr(errors.New(g.describe(err)))
+		}
+	}
 	if len(c.Formats) == 0 {
 		return usageErr(setting.Errorf(setting.Formats, "%q: want one or more of %s", f.formats, strings.Join(exporter.Formats().Names(), ", ")))
 	}

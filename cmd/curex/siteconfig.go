@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
 )
@@ -86,21 +88,19 @@ func (f *siteFlags) identity(g *globals, cmd *cobra.Command) (render.Identity, e
 	if err := id.Check(); err != nil {
 		return id, usageErr(errors.New(spellSite(g, path, err)))
 	}
-	for _, file := range id.Files() {
-		st, err := os.Stat(file)
-		if err == nil && !st.Mode().IsRegular() {
-			err = errors.New("not a regular file")
+	ctx, local := cmdContext(cmd), id.Files()
+	for _, f := range []struct {
+		key  string
+		path *string
+	}{{setting.SiteLogo, &id.Logo}, {setting.SiteFavicon, &id.Favicon}, {setting.SiteImage, &id.Image}} {
+		if !slices.Contains(local, *f.path) {
+			continue // unset, or an https image
 		}
+		resolved, err := g.localFile(ctx, f.key, *f.path, localfile.Image)
 		if err != nil {
-			key := setting.SiteImage
-			switch file {
-			case id.Logo:
-				key = setting.SiteLogo
-			case id.Favicon:
-				key = setting.SiteFavicon
-			}
-			return id, usageErr(errors.New(spellSite(g, path, setting.Errorf(key, "%s: %w", file, err))))
+			return id, usageErr(errors.New(spellSite(g, path, err)))
 		}
+		*f.path = resolved
 	}
 	return id, nil
 }

@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
+
+	"github.com/curex/curex/exporter/localfile"
 )
 
 // EnvToken is the environment variable TokenFromEnv reads.
@@ -15,9 +17,6 @@ const EnvToken = "CURRICULUM_API_TOKEN"
 // when there is no token at all (an unset variable, an empty file), so a
 // caller can try another source.
 var ErrNoToken = errors.New("no API token")
-
-// maxTokenFile bounds a token file: a bigger file is not a token file.
-const maxTokenFile = 4 << 10
 
 // TokenFromEnv returns the token in the CURRICULUM_API_TOKEN environment
 // variable, without surrounding white space. It fails, wrapping ErrNoToken,
@@ -41,21 +40,23 @@ func TokenFromVar(name string) (string, error) {
 // surrounding white space (a trailing newline or a byte-order mark is
 // fine). It fails, wrapping ErrNoToken, when the file is empty or blank,
 // and when it holds more than one line or more than 4 KiB. No error names
-// the token.
+// the token. It is TokenFromFile of a path the caller names.
 func ReadTokenFile(path string) (string, error) {
-	f, err := os.Open(path)
+	return TokenFromFile(context.Background(), localfile.OperatorRef(path))
+}
+
+// TokenFromFile returns the token in the file ref names, read through the
+// gate of local files (package localfile: no symlink, a regular file of
+// at most localfile.MaxToken bytes), as ReadTokenFile does.
+func TokenFromFile(ctx context.Context, ref localfile.Ref) (string, error) {
+	b, err := localfile.ReadFile(ctx, ref, localfile.Token)
+	if errors.Is(err, localfile.ErrTooLarge) {
+		return "", fmt.Errorf("api: token file %s is larger than %s: it does not look like a token file: %w", ref.Path, formatBytes(localfile.MaxToken), err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("api: read token file: %w", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
-	if err != nil {
-		return "", fmt.Errorf("api: read token file: %w", err)
-	}
-	if len(b) > maxTokenFile {
-		return "", fmt.Errorf("api: token file %s is larger than %s: it does not look like a token file", path, formatBytes(maxTokenFile))
-	}
-	return parseToken(string(b), "token file "+path)
+	return parseToken(string(b), "token file "+ref.Path)
 }
 
 // parseToken trims and checks a token read from source.

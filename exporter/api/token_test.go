@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/localfile"
 )
 
 const fileToken = "cca_live_9f8e7d6c5b4a"
@@ -102,4 +103,27 @@ func TestTokenFromEnv(t *testing.T) {
 			t.Errorf("TokenFromEnv unset = %v", err)
 		}
 	})
+}
+
+// TestTokenFileSymlinkRefused: a token file that is a symlink is refused
+// (issue 23), even to a real token file, and the error shows no token.
+func TestTokenFileSymlinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "token")
+	if err := os.WriteFile(real, []byte(fileToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{real, "/proc/self/environ"} {
+		link := filepath.Join(t.TempDir(), "token-link")
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		_, err := api.ReadTokenFile(link)
+		if !errors.Is(err, localfile.ErrSymlink) {
+			t.Errorf("ReadTokenFile(symlink to %s) = %v, want ErrSymlink", target, err)
+		}
+		if err != nil && strings.Contains(err.Error(), fileToken) {
+			t.Errorf("the error shows the token: %v", err)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/exporter/setting"
 )
@@ -232,8 +233,9 @@ func validLocale(s string) bool {
 	return true
 }
 
-// imageExts are the file types a logo, favicon or card image may have.
-var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".ico"}
+// imageExts are the file types a logo, favicon or card image may have:
+// the gate of local files's (localfile.ImageExts), which checks them.
+var imageExts = localfile.ImageExts()
 
 func imageFile(p string) bool {
 	return !strings.Contains(p, "://") && slices.Contains(imageExts, strings.ToLower(filepath.Ext(p)))

@@ -2,15 +2,16 @@ package handbook
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/templates"
@@ -55,21 +56,26 @@ type Renderer struct {
 }
 
 // New parses the embedded template, then the theme's, and reads the style
-// sheet, once.
+// sheet, once. It is NewContext with a background context.
 func New(o Options) (*Renderer, error) {
+	return NewContext(context.Background(), o)
+}
+
+// NewContext is New: it reads the theme folder's handbook.html and
+// assets/handbook.css through the gate of local files (package
+// localfile), and stops when ctx is done.
+func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	var themeHTML, themeCSS []byte
 	if o.ThemeDir != "" {
-		st, err := os.Stat(o.ThemeDir)
+		d, err := localfile.OpenDir(ctx, localfile.OperatorRef(o.ThemeDir))
 		if err != nil {
 			return nil, fmt.Errorf("handbook: theme: %w", err)
 		}
-		if !st.IsDir() {
-			return nil, fmt.Errorf("handbook: theme %s: not a folder", o.ThemeDir)
-		}
-		if themeHTML, err = readOptional(filepath.Join(o.ThemeDir, templateFile)); err != nil {
+		defer d.Close()
+		if themeHTML, err = readOptional(ctx, d, templateFile); err != nil {
 			return nil, fmt.Errorf("handbook: theme: %w", err)
 		}
-		if themeCSS, err = readOptional(filepath.Join(o.ThemeDir, layout.Assets, styleFile)); err != nil {
+		if themeCSS, err = readOptional(ctx, d, layout.Assets+"/"+styleFile); err != nil {
 			return nil, fmt.Errorf("handbook: theme: %w", err)
 		}
 	}
@@ -99,9 +105,10 @@ func New(o Options) (*Renderer, error) {
 	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New(content.WithMath(o.Math))}, nil
 }
 
-// readOptional reads a file that may be missing (nil, nil).
-func readOptional(name string) ([]byte, error) {
-	data, err := os.ReadFile(name)
+// readOptional reads a file of the theme folder d that may be missing
+// (nil, nil).
+func readOptional(ctx context.Context, d *localfile.Dir, name string) ([]byte, error) {
+	data, err := d.ReadFile(ctx, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -2,6 +2,7 @@ package handbook
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/internal/golden"
@@ -545,6 +547,25 @@ func TestLangAttrAndClean(t *testing.T) {
 	} {
 		if got := clean(in); got != want {
 			t.Errorf("clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestThemeSymlinkRefused: a theme file that is a symlink is refused, not
+// followed (issue 23): neither the template nor the style sheet.
+func TestThemeSymlinkRefused(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{templateFile, filepath.Join("assets", styleFile)} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("/etc/passwd", filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := New(Options{ThemeDir: dir})
+		if !errors.Is(err, localfile.ErrSymlink) {
+			t.Errorf("%s a symlink: %v, want localfile.ErrSymlink", name, err)
 		}
 	}
 }

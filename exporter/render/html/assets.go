@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -46,9 +44,9 @@ func hashed(name string, data []byte) string {
 }
 
 // loadAssets reads the default theme, applies the theme folder's assets/
-// files by name, and builds the icon style sheet and the syntax-highlighting
-// style sheet.
-func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
+// files by name (theme, as readTheme read it), and builds the icon style
+// sheet and the syntax-highlighting style sheet.
+func loadAssets(theme map[string][]byte, chroma []byte) (*assetSet, error) {
 	files := map[string][]byte{}
 	def, err := fs.Sub(themes.FS, "default")
 	if err != nil {
@@ -57,14 +55,9 @@ func loadAssets(themeDir string, chroma []byte) (*assetSet, error) {
 	if err := readTree(def, files); err != nil {
 		return nil, fmt.Errorf("default theme: %w", err)
 	}
-	if themeDir != "" {
-		dir := filepath.Join(themeDir, layout.Assets)
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			if err := readTree(os.DirFS(dir), files); err != nil {
-				return nil, fmt.Errorf("theme %s: %w", themeDir, err)
-			}
-		} else if err != nil && !os.IsNotExist(err) {
-			return nil, fmt.Errorf("theme %s: %w", themeDir, err)
+	for name, data := range theme {
+		if rest, ok := strings.CutPrefix(name, layout.Assets+"/"); ok {
+			files[rest] = data
 		}
 	}
 	s := &assetSet{byName: map[string]asset{}, icons: map[string]string{}}
@@ -129,7 +122,7 @@ func validIconName(n string) bool {
 	return true
 }
 
-// readTree copies every regular file of fsys into files, keyed by its
+// readTree copies every regular file of fsys (the embedded default theme) into files, keyed by its
 // slash-separated path; hidden files are skipped.
 func readTree(fsys fs.FS, files map[string][]byte) error {
 	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {

@@ -54,7 +54,9 @@
 // (node.html, toc.html, catalog.html, curriculum.html, 404.html) applies to
 // that kind only. Its assets/ files replace the default assets by name
 // (site.css, site.js, search.js, icons/NAME.svg, icons.css, chroma.css) and other
-// files are copied to assets/ as they are. Known assets are written with a
+// files are copied to assets/ as they are. The folder is read through
+// package localfile: no symlink, each file checked against its extension.
+// Known assets are written with a
 // content hash in their name (assets/site.3f2a9c1e.css). Templates receive
 // a *Page; its fields are the theme contract.
 //

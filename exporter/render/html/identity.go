@@ -1,19 +1,16 @@
 package html
 
 import (
+	"context"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
 )
-
-// maxIdentityFile bounds a logo, favicon or card image.
-const maxIdentityFile = 2 << 20
 
 // identityAssets are the files the publisher's identity adds under
 // assets/, each named with a content hash: the logo, the favicon, the
@@ -33,10 +30,11 @@ func (a *identityAssets) all() []*asset {
 	return out
 }
 
-// loadIdentity reads the identity's local files (checked by
-// render.Identity.Check) and writes the accent's style sheet. An error
-// names the setting.
-func loadIdentity(id render.Identity) (*identityAssets, error) {
+// loadIdentity reads the identity's local files through the gate of
+// local files (localfile.ReadFile, as images: their paths are the
+// operator's, as the command line resolved them) and writes the accent's
+// style sheet. An error names the setting.
+func loadIdentity(ctx context.Context, id render.Identity) (*identityAssets, error) {
 	var out identityAssets
 	for _, f := range []struct {
 		key, path, name string
@@ -49,7 +47,7 @@ func loadIdentity(id render.Identity) (*identityAssets, error) {
 		if f.path == "" || f.key == setting.SiteImage && strings.HasPrefix(strings.ToLower(f.path), "https://") {
 			continue
 		}
-		data, err := readLimited(f.path, maxIdentityFile)
+		data, err := localfile.ReadFile(ctx, localfile.OperatorRef(f.path), localfile.Image)
 		if err != nil {
 			return nil, setting.Errorf(f.key, "%w", err)
 		}
@@ -81,30 +79,6 @@ func accentCSS(light, dark string) string {
   :root { --accent: #000; }
 }
 `, light, dark)
-}
-
-// readLimited reads a regular file of at most max bytes.
-func readLimited(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: more than %d bytes", path, max)
-	}
-	return data, nil
 }
 
 // Brand is the publisher's identity as one page shows it (Page.Brand):

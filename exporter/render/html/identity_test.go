@@ -1,6 +1,11 @@
 package html
 
 import (
+	"bytes"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,6 +17,7 @@ import (
 
 	"github.com/curex/curex/internal/golden"
 
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/setting"
 )
@@ -35,8 +41,8 @@ func identityFixture(t *testing.T, siteURL string) (*fixture, *memWriter, render
 	}
 	id := render.Identity{
 		Title: hostileTitle, Language: "fr",
-		Logo: file("Logo.SVG", `<svg xmlns="http://www.w3.org/2000/svg"/>`), Favicon: file("icon.png", "\x89PNG fake"),
-		Image: file("card.jpg", "jpeg bytes"), Accent: "#1D4E89", Footer: "© Riverbend <b>",
+		Logo: file("Logo.SVG", `<svg xmlns="http://www.w3.org/2000/svg"/>`), Favicon: file("icon.png", tinyImage(t, png.Encode)),
+		Image: file("card.jpg", tinyImage(t, func(w io.Writer, m image.Image) error { return jpeg.Encode(w, m, nil) })), Accent: "#1D4E89", Footer: "© Riverbend <b>",
 		Links:   []render.Link{{Label: "About <us>", URL: "about/?x=1#team"}, {Label: "Legal", URL: "https://example.org/legal?a=1&b=2"}, {Label: "Root", URL: "/privacy.html"}},
 		Scripts: []string{"https://stats.example.org/js/script.js?id=a&b=c"},
 		Locales: map[string]render.LocaleIdentity{"es": {Title: "Currículos", Footer: "Pie", Links: []render.Link{}}},
@@ -47,6 +53,17 @@ func identityFixture(t *testing.T, siteURL string) (*fixture, *memWriter, render
 	f := sample(t, false)
 	f.site.URL, f.site.Identity, f.site.Title, f.site.Lang = siteURL, id, id.Title, id.Language
 	return f, f.render(t, Options{Identity: id, NoSitemap: siteURL == ""}), id
+}
+
+// tinyImage is a 1x1 image encoded by enc: the gate of local files
+// checks that an image file holds an image of its type.
+func tinyImage(t *testing.T, enc func(io.Writer, image.Image) error) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := enc(&b, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // metas returns the content of every <meta property|name=key> of a page.
@@ -235,7 +252,7 @@ func TestSocialWithoutSiteURL(t *testing.T) {
 func TestIdentityFileErrors(t *testing.T) {
 	t.Parallel()
 	big := filepath.Join(t.TempDir(), "big.png")
-	if err := os.WriteFile(big, make([]byte, maxIdentityFile+1), 0o644); err != nil {
+	if err := os.WriteFile(big, make([]byte, localfile.MaxImage+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

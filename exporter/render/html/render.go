@@ -2,18 +2,20 @@ package html
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"maps"
+	"path"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
@@ -113,20 +115,32 @@ type treeRecord struct {
 }
 
 // New parses the embedded templates and theme, then the theme folder's.
+// It is NewContext with a background context.
 func New(o Options) (*Renderer, error) {
+	return NewContext(context.Background(), o)
+}
+
+// NewContext is New: it reads the theme folder and the identity's files
+// through the gate of local files (package localfile), and stops when
+// ctx is done.
+func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	cr, err := newContentRenderer(o.Math, o.Images)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := loadTemplates(o.ThemeDir)
+	theme, err := readTheme(ctx, o.ThemeDir)
 	if err != nil {
 		return nil, err
 	}
-	assets, err := loadAssets(o.ThemeDir, chromaCSS())
+	pages, err := loadTemplates(o.ThemeDir, theme)
 	if err != nil {
 		return nil, err
 	}
-	identity, err := loadIdentity(o.Identity)
+	assets, err := loadAssets(theme, chromaCSS())
+	if err != nil {
+		return nil, err
+	}
+	identity, err := loadIdentity(ctx, o.Identity)
 	if err != nil {
 		return nil, err
 	}
@@ -153,11 +167,24 @@ func sameTemplate(t, want *template.Template, name string) bool {
 	return got != nil && got.Tree != nil && got.Tree.Root.String() == want.Tree.Root.String()
 }
 
+// readTheme reads the theme folder dir ("" for none) through the gate of
+// local files (render.ReadTheme), by slash-separated path.
+func readTheme(ctx context.Context, dir string) (map[string][]byte, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	files, err := render.ReadTheme(ctx, localfile.OperatorRef(dir))
+	if err != nil {
+		return nil, fmt.Errorf("theme: %w", err)
+	}
+	return files, nil
+}
+
 // loadTemplates parses, for every page kind, the shared embedded templates,
 // the page's embedded template, then the theme folder's shared templates
 // and its template named after the page (node.html, toc.html, ...), so
 // that a theme redefines any block for every page or for one kind.
-func loadTemplates(themeDir string) (map[string]*template.Template, error) {
+func loadTemplates(themeDir string, theme map[string][]byte) (map[string]*template.Template, error) {
 	isPage := func(name string) bool { return slices.Contains(pageKinds, strings.TrimSuffix(name, ".html")) }
 	common := template.New("curex")
 	names, err := fs.Glob(templates.FS, "*.html")
@@ -175,26 +202,15 @@ func loadTemplates(themeDir string) (map[string]*template.Template, error) {
 	type file struct{ name, text string }
 	var themeCommon []file
 	themePages := map[string]file{}
-	if themeDir != "" {
-		matches, err := filepath.Glob(filepath.Join(themeDir, "*.html"))
-		if err != nil {
-			return nil, err
+	for _, m := range slices.Sorted(maps.Keys(theme)) {
+		if strings.Contains(m, "/") || path.Ext(m) != ".html" {
+			continue // the theme's templates are its top-level *.html
 		}
-		if st, err := os.Stat(themeDir); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("theme %s: not a folder", themeDir)
-		}
-		slices.Sort(matches)
-		for _, m := range matches {
-			data, err := os.ReadFile(m)
-			if err != nil {
-				return nil, fmt.Errorf("theme: %w", err)
-			}
-			f := file{"theme/" + filepath.Base(m), string(data)}
-			if isPage(filepath.Base(m)) {
-				themePages[strings.TrimSuffix(filepath.Base(m), ".html")] = f
-			} else {
-				themeCommon = append(themeCommon, f)
-			}
+		f := file{"theme/" + m, string(theme[m])}
+		if isPage(m) {
+			themePages[strings.TrimSuffix(m, ".html")] = f
+		} else {
+			themeCommon = append(themeCommon, f)
 		}
 	}
 	out := map[string]*template.Template{}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/localfile"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 )
@@ -365,8 +367,8 @@ func TestThemeOverride(t *testing.T) {
 	must(os.MkdirAll(filepath.Join(dir, "assets", "icons"), 0o755))
 	css := []byte("body{color:rebeccapurple}\n")
 	must(os.WriteFile(filepath.Join(dir, "assets", "site.css"), css, 0o644))
-	must(os.WriteFile(filepath.Join(dir, "assets", "logo.svg"), []byte("<svg/>"), 0o644))
-	must(os.WriteFile(filepath.Join(dir, "assets", "icons", "book.svg"), []byte(`<svg id="mine"/>`), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "assets", "logo.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "assets", "icons", "book.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" id="mine"/>`), 0o644))
 
 	w := sample(t, false).render(t, Options{ThemeDir: dir})
 	cssName := "assets/" + hashed("site.css", css)
@@ -597,5 +599,30 @@ func TestNoSitemap(t *testing.T) {
 	err = r.RenderSite(newMemWriter(), f.site)
 	if err == nil || !strings.Contains(err.Error(), "NoSitemap") {
 		t.Errorf("RenderSite with a URL and NoSitemap: %v, want an error naming NoSitemap", err)
+	}
+}
+
+// TestThemeSymlinkRefused: a file of a theme folder that is a symlink is
+// refused, not followed (issue 23): a template, an asset, an icon, and a
+// symlinked folder inside the theme.
+func TestThemeSymlinkRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, target string }{
+		{"footer.html", "/etc/passwd"},
+		{"assets/site.css", "/proc/self/environ"},
+		{"assets/icons/book.svg", "/etc/passwd"},
+		{"assets/fonts", "/etc"},
+	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "assets", "icons"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(tc.target, filepath.Join(dir, filepath.FromSlash(tc.name))); err != nil {
+			t.Fatal(err)
+		}
+		_, err := New(Options{ThemeDir: dir})
+		if !errors.Is(err, localfile.ErrSymlink) {
+			t.Errorf("%s a symlink: %v, want localfile.ErrSymlink", tc.name, err)
+		}
 	}
 }

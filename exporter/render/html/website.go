@@ -55,8 +55,8 @@ type Website struct {
 
 // NewSite makes the website of a run (a render.Format's NewSite). A theme
 // it cannot load is an error naming the theme setting.
-func NewSite(_ context.Context, o render.Options) (render.Site, error) {
-	r, err := New(Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math, Identity: o.Site})
+func NewSite(ctx context.Context, o render.Options) (render.Site, error) {
+	r, err := NewContext(ctx, Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math, Identity: o.Site})
 	if _, ok := setting.Of(err); err != nil && !ok {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	} else if err != nil {
