@@ -202,12 +202,13 @@ func TestThemeFileSymlinkRefused(t *testing.T) {
 	refused(t, out, code, stdout, stderr, `--theme: theme/footer\.html: is a symlink`)
 }
 
-// TestTokenFileSymlinkRefusedByCLI: token_file in curex.yaml naming a
-// symlink, even to a real token file, is refused.
+// TestTokenFileSymlinkRefusedByCLI: token_file in a curex.yaml the
+// operator names (a found one may not choose the token's file at all)
+// naming a symlink, even to a real token file, is refused.
 func TestTokenFileSymlinkRefusedByCLI(t *testing.T) {
 	url := sandboxURL(t)
 	dir := repo(t, map[string]string{"secret": intakeToken + "\n", "token": "->secret", "curex.yaml": "token_file: token\n"})
 	out := filepath.Join(dir, "site")
-	code, stdout, stderr := exportIn(t, url, out)
+	code, stdout, stderr := exportIn(t, url, out, "--config", "curex.yaml")
 	refused(t, out, code, stdout, stderr, `curex\.yaml:1: token_file: api: read token file: token: is a symlink`)
 }

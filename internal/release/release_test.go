@@ -70,17 +70,9 @@ func loadSnapshot(t *testing.T) snapshot {
 	return s
 }
 
-// serve serves the snapshot the way GitHub serves a release's files:
-// /v{version}/{name}, with checksums as checksums.txt, over plain HTTP.
-func (s snapshot) serve(t *testing.T, checksums []byte) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(s.handler(checksums))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// serveTLS is serve over HTTPS; curl trusts the server through the CA
-// file it returns (CURL_CA_BUNDLE).
+// serveTLS serves the snapshot the way GitHub serves a release's files:
+// /v{version}/{name}, with checksums as checksums.txt, over HTTPS; curl
+// trusts the server through the CA file it returns (CURL_CA_BUNDLE).
 func (s snapshot) serveTLS(t *testing.T, checksums []byte) (*httptest.Server, string) {
 	t.Helper()
 	srv := httptest.NewTLSServer(s.handler(checksums))

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -39,7 +40,7 @@ func BenchmarkRenderTree(b *testing.B) {
 			heap := testtrees.MeasureHeap()
 			b.ResetTimer()
 			for b.Loop() {
-				if err := r.RenderTree(w, f.site, tree, f.outlines); err != nil {
+				if err := r.RenderTree(context.Background(), w, f.site, tree, f.outlines); err != nil {
 					b.Fatal(err)
 				}
 			}

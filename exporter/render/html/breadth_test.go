@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -86,7 +87,7 @@ func probe(t testing.TB, n int, indexes ...int) *pageProbe {
 		t.Fatal(err)
 	}
 	w := newPageProbe(paths...)
-	if err := r.RenderTree(w, site, tree, nil); err != nil && !errors.Is(err, errEnough) {
+	if err := r.RenderTree(context.Background(), w, site, tree, nil); err != nil && !errors.Is(err, errEnough) {
 		t.Fatal(err)
 	}
 	if len(w.kept) != len(paths) {

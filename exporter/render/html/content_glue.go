@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"encoding/json"
 	"html/template"
 
@@ -28,15 +29,15 @@ func newContentRenderer(math *mathml.Converter, images content.Images) (*content
 }
 
 // node renders a node's attributes, on the page at path page, with labels
-// in the language of m.
-func (c *contentRenderer) node(attrs map[string]json.RawMessage, title string, m i18n.Messages, idPrefix, page string) (template.HTML, error) {
+// in the language of m, its formulas converted under ctx.
+func (c *contentRenderer) node(ctx context.Context, attrs map[string]json.RawMessage, title string, m i18n.Messages, idPrefix, page string) (template.HTML, error) {
 	labels := func(key string) string {
 		if attributeLabels[key] {
 			return m.T(key)
 		}
 		return ""
 	}
-	r := c.r
+	r := c.r.WithContext(ctx)
 	if c.images != nil {
 		r = r.WithImages(c.images, page)
 	}

@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"runtime"
@@ -156,7 +157,7 @@ func (f *fixture) render(tb testing.TB, o Options) *memWriter {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				errs[i] = r.RenderTree(w, f.site, f.trees[i], f.outlines)
+				errs[i] = r.RenderTree(context.Background(), w, f.site, f.trees[i], f.outlines)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -206,7 +207,7 @@ func TestContentsPageDownloads(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := newMemWriter()
-			if err := r.RenderTree(w, f.site, treeOf(t, f, "algebra-1/texas/es"), f.outlines); err != nil {
+			if err := r.RenderTree(context.Background(), w, f.site, treeOf(t, f, "algebra-1/texas/es"), f.outlines); err != nil {
 				t.Fatal(err)
 			}
 			if err := r.RenderSite(w, f.site); err != nil {

@@ -130,7 +130,7 @@ func BenchmarkSearchFirstResult(b *testing.B) {
 		dir := b.TempDir()
 		w := dirWriter(dir)
 		for _, t := range f.trees {
-			if err := r.RenderTree(w, f.site, t, f.outlines); err != nil {
+			if err := r.RenderTree(context.Background(), w, f.site, t, f.outlines); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -61,7 +62,7 @@ func renderSearch(t *testing.T, site *Site, tree *model.Tree, chunk int) *memWri
 	}
 	r.searchChunk = chunk
 	w := newMemWriter()
-	if err := r.RenderTree(w, site, tree, nil); err != nil {
+	if err := r.RenderTree(context.Background(), w, site, tree, nil); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -170,7 +171,7 @@ func TestSearchChunks(t *testing.T) {
 			}
 			r.searchChunk = chunk
 			w := newMemWriter()
-			if err := r.RenderTree(w, f.site, tree, f.outlines); err != nil {
+			if err := r.RenderTree(context.Background(), w, f.site, tree, f.outlines); err != nil {
 				t.Fatal(err)
 			}
 			dir := tree.Dir()

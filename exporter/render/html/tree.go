@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -37,6 +38,8 @@ type target struct {
 
 // treeCtx is everything RenderTree needs while it writes one tree.
 type treeCtx struct {
+	// ctx is the run's: formulas convert under it.
+	ctx       context.Context
 	r         *Renderer
 	site      *Site
 	c         *Curriculum
@@ -67,14 +70,15 @@ type treeCtx struct {
 // and layout.SearchScript). outlines gives the other exported
 // trees of the site, for the language and variant switchers. t is
 // rendered as given: the run has filtered it (published nodes only,
-// unless it includes the others).
-func (r *Renderer) RenderTree(w Writer, site *Site, t *model.Tree, outlines Outlines) error {
+// unless it includes the others). Its formulas are converted under ctx,
+// so that the run's end stops a conversion under way.
+func (r *Renderer) RenderTree(ctx context.Context, w Writer, site *Site, t *model.Tree, outlines Outlines) error {
 	c, v, l, err := lookup(site, t.Export)
 	if err != nil {
 		return err
 	}
 	own := OutlineOf(t)
-	x := &treeCtx{r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
+	x := &treeCtx{ctx: ctx, r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
 		byID: map[string]*flatNode{}, pages: map[*model.Node]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
 	x.toc = layout.ExportIndex(t.Export)
 	x.history = site.Changes[x.dir]
@@ -157,6 +161,10 @@ func (x *treeCtx) renderPages(w Writer) error {
 		wg.Go(func() {
 			defer crash.Recover(&errs[k])
 			for i := k; i < len(x.flat); i += workers {
+				if err := x.ctx.Err(); err != nil {
+					errs[k] = err // the run ended: no more pages
+					return
+				}
 				f := x.flat[i]
 				if err := wx.gated(func() error {
 					f.fields = nodeFields(f.n, wx.m)
@@ -645,7 +653,7 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 			nv.ContentRTL = localeRTL(loc)
 		}
 	}
-	html, err := x.r.content.node(n.Attributes, n.Title, x.m, contentPrefix, p.Path)
+	html, err := x.r.content.node(x.ctx, n.Attributes, n.Title, x.m, contentPrefix, p.Path)
 	if err != nil {
 		return fmt.Errorf("html: node %q of %s: %w", n.ID, x.dir, err)
 	}

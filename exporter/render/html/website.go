@@ -118,7 +118,7 @@ func (s *Website) Start(ctx context.Context, w render.Writer, plan *fetch.Plan, 
 		var first error
 		for cp := range q {
 			if first == nil && ctx.Err() == nil {
-				first = s.renderSafely(w, plan, cp)
+				first = s.renderSafely(ctx, w, plan, cp)
 			}
 		}
 		s.done <- first
@@ -163,13 +163,14 @@ func (s *Website) Stop() error {
 }
 
 // renderSafely is renderCurriculum with a panic turned into its error.
-func (s *Website) renderSafely(w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) (err error) {
+func (s *Website) renderSafely(ctx context.Context, w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) (err error) {
 	defer crash.Recover(&err)
-	return s.renderCurriculum(w, plan, cp)
+	return s.renderCurriculum(ctx, w, plan, cp)
 }
 
-// renderCurriculum writes the pages of every tree of cp.
-func (s *Website) renderCurriculum(w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) error {
+// renderCurriculum writes the pages of every tree of cp, its formulas
+// converted under ctx (the run's).
+func (s *Website) renderCurriculum(ctx context.Context, w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) error {
 	exported := map[model.Key]bool{}
 	for _, e := range cp.Exports {
 		exported[e.Key()] = true
@@ -183,7 +184,7 @@ func (s *Website) renderCurriculum(w render.Writer, plan *fetch.Plan, cp *fetch.
 	s.withChanges(site, cp.Exports)
 	s.mu.Unlock()
 	for _, e := range cp.Exports {
-		if err := s.renderTree(w, site, e, own); err != nil {
+		if err := s.renderTree(ctx, w, site, e, own); err != nil {
 			return err
 		}
 	}
@@ -196,13 +197,13 @@ func (s *Website) renderCurriculum(w render.Writer, plan *fetch.Plan, cp *fetch.
 }
 
 // renderTree reads e's tree back and writes its pages.
-func (s *Website) renderTree(w render.Writer, site *Site, e model.Export, others Outlines) error {
+func (s *Website) renderTree(ctx context.Context, w render.Writer, site *Site, e model.Export, others Outlines) error {
 	t, err := s.tree(e)
 	if err != nil {
 		return fmt.Errorf("website: %s: %w", e.Dir(), err)
 	}
 	s.o.Log.Debug("website: rendering", "export", e.Dir())
-	if err := s.renderer.RenderTree(w, site, t, others); err != nil {
+	if err := s.renderer.RenderTree(ctx, w, site, t, others); err != nil {
 		return fmt.Errorf("website: %s: %w", e.Dir(), err)
 	}
 	s.o.Log.Debug("website: rendered", "export", e.Dir())
@@ -259,7 +260,7 @@ func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.E
 		if s.outlines[e.Dir()] == nil {
 			continue // not written this run, or its pages are written
 		}
-		if err := s.renderTree(w, site, e, s.outlines); err != nil {
+		if err := s.renderTree(ctx, w, site, e, s.outlines); err != nil {
 			return err
 		}
 	}
