@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/assets"
+	"github.com/curex/curex/exporter/imagecheck"
 )
 
 // pngOf returns a w×h PNG.
@@ -211,7 +212,7 @@ func TestCheck(t *testing.T) {
 		{"truncated png", pngOf(t, 6, 3)[:12], "", 0, 0, assets.ErrNotImage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			k, w, h, err := assets.Check(tc.data)
+			k, w, h, err := imagecheck.Check(tc.data)
 			if !errors.Is(err, tc.err) || (tc.err == nil && err != nil) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -325,18 +326,18 @@ func FuzzCheck(f *testing.F) {
 	f.Add(g.Bytes())
 	f.Add(j.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		k, w, h, err := assets.Check(data)
+		k, w, h, err := imagecheck.Check(data)
 		if err != nil {
 			if k.Ext != "" || w != 0 || h != 0 {
 				t.Fatalf("refused, yet %v %d×%d", k, w, h)
 			}
 			return
 		}
-		if k.Ext == "" || k.MediaType == "" || w <= 0 || h <= 0 || w > assets.MaxSide || h > assets.MaxSide || w*h > assets.MaxPixels {
+		if k.Ext == "" || k.MediaType == "" || w <= 0 || h <= 0 || w > imagecheck.MaxSide || h > imagecheck.MaxSide || w*h > imagecheck.MaxPixels {
 			t.Fatalf("accepted as %+v %d×%d", k, w, h)
 		}
 		// Nothing may follow an image's end.
-		if _, _, _, err := assets.Check(append(data[:len(data):len(data)], 0)); err == nil {
+		if _, _, _, err := imagecheck.Check(append(data[:len(data):len(data)], 0)); err == nil {
 			t.Fatalf("accepted with a byte after its end: %+v", k)
 		}
 	})

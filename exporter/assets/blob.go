@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/curex/curex/exporter/imagecheck"
 	"github.com/curex/curex/exporter/internal/atomicfile"
 )
 
@@ -99,14 +100,10 @@ func parseRef(body []byte) (sum, ext string, ok bool) {
 	return sum, ext, true
 }
 
-// knownExt reports whether ext is the extension of a Kind.
+// knownExt reports whether ext is the extension of an image kind.
 func knownExt(ext string) bool {
-	for _, k := range kinds {
-		if k.Ext == ext {
-			return true
-		}
-	}
-	return false
+	_, ok := imagecheck.ByExt(ext)
+	return ok
 }
 
 // errBlob: a cached blob is missing or its bytes are not those its name

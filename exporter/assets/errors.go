@@ -3,6 +3,8 @@ package assets
 import (
 	"errors"
 	"fmt"
+
+	"github.com/curex/curex/exporter/imagecheck"
 )
 
 // Why an image was refused; an *Error wraps one of them (or a network
@@ -17,10 +19,12 @@ var (
 	ErrRedirects = errors.New("too many redirects")
 	// ErrTooLarge: a body over Options.MaxBytes.
 	ErrTooLarge = errors.New("image too large")
-	// ErrNotImage: bytes that are no PNG, JPEG, GIF or WebP image.
-	ErrNotImage = errors.New("not an image curex accepts (PNG, JPEG, GIF, WebP)")
-	// ErrSVG: an SVG document, refused since it can carry script.
-	ErrSVG = errors.New("SVG refused: it can carry script")
+	// ErrNotImage: bytes that are no image curex keeps
+	// (imagecheck.ErrNotImage, the same error).
+	ErrNotImage = imagecheck.ErrNotImage
+	// ErrSVG: an SVG document, refused since it can carry script
+	// (imagecheck.ErrSVG, the same error).
+	ErrSVG = imagecheck.ErrSVG
 	// ErrStatus: the server answered neither 200 nor 304.
 	ErrStatus = errors.New("unexpected HTTP status")
 	// ErrNotCached: a build (Options.Offline) needs an image the cache

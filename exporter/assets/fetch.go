@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/etagcache"
+	"github.com/curex/curex/exporter/imagecheck"
 	"github.com/curex/curex/exporter/layout"
 )
 
@@ -71,7 +72,7 @@ type Asset struct {
 	// Path is where it is in the output (layout.ContentAsset).
 	Path string
 	// Kind is its format; Width and Height its size in pixels.
-	Kind          Kind
+	Kind          imagecheck.Kind
 	Width, Height int
 	// File is the checked file that holds its bytes, in the cache (or
 	// the fetcher's temporary folder); the bytes are never held in
@@ -101,8 +102,8 @@ type Fetcher struct {
 	// temp is the temporary folder of blobs without a cache ("" with
 	// one), removed by Close.
 	temp string
-	// decode lets one image at a time be decoded whole (Inspect), which
-	// may take MaxPixels × 4 bytes.
+	// decode lets one image at a time be decoded whole
+	// (imagecheck.Inspect), which may take imagecheck.MaxPixels × 4 bytes.
 	decode chan struct{}
 }
 
@@ -321,15 +322,15 @@ func (f *Fetcher) get(ctx context.Context, raw, etag, sum, ext string, cached bo
 	return asset(raw, sp.sum, k, w, h, file, sp.n), Fetched, nil
 }
 
-// inspect is Inspect, one image at a time.
-func (f *Fetcher) inspect(ctx context.Context, r io.ReadSeeker) (Kind, int, int, error) {
+// inspect is imagecheck.Inspect, one image at a time.
+func (f *Fetcher) inspect(ctx context.Context, r io.ReadSeeker) (imagecheck.Kind, int, int, error) {
 	select {
 	case f.decode <- struct{}{}:
 	case <-ctx.Done():
-		return Kind{}, 0, 0, context.Cause(ctx)
+		return imagecheck.Kind{}, 0, 0, context.Cause(ctx)
 	}
 	defer func() { <-f.decode }()
-	return Inspect(r)
+	return imagecheck.Inspect(r)
 }
 
 // reuse returns the cache's blob of sum and ext as raw's image: its
@@ -341,7 +342,7 @@ func (f *Fetcher) reuse(raw, sum, ext string, admit admitter) (Asset, error) {
 		return Asset{}, err
 	}
 	defer file.Close()
-	k, w, h, err := header(file)
+	k, w, h, err := imagecheck.Header(file)
 	if err == nil && k.Ext != ext {
 		err = fmt.Errorf("%w: cached as %s, holds %s", errBlob, ext, k.Ext)
 	}
@@ -355,7 +356,7 @@ func (f *Fetcher) reuse(raw, sum, ext string, admit admitter) (Asset, error) {
 }
 
 // asset is the Asset of raw kept in file, named by its SHA-256 sum.
-func asset(raw, sum string, k Kind, w, h int, file string, size int64) Asset {
+func asset(raw, sum string, k imagecheck.Kind, w, h int, file string, size int64) Asset {
 	return Asset{URL: raw, Path: layout.ContentAsset(sum, k.Ext), Kind: k, Width: w, Height: h, File: file, Size: size}
 }
 

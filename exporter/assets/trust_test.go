@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/assets"
+	"github.com/curex/curex/exporter/imagecheck"
 )
 
 // Issue 23, section 5: the reproductions, each a named test.
@@ -171,7 +172,7 @@ func TestCheckRefusesWhatDoesNotEndOrDecode(t *testing.T) {
 		{"webp with HTML after its RIFF size", append(append([]byte{}, webp...), html...), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, _, err := assets.Check(tc.data)
+			_, _, _, err := imagecheck.Check(tc.data)
 			if tc.ok && err != nil {
 				t.Errorf("refused: %v", err)
 			}

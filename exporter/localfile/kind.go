@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"image"
-	"image/gif"
-	"image/jpeg"
-	"image/png"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/image/webp"
+	"github.com/curex/curex/exporter/imagecheck"
 )
 
 // Caps of each kind of file, in bytes.
@@ -25,9 +21,6 @@ const (
 	// MaxThemeFile bounds each file of a theme folder (a font is the
 	// biggest a theme usually has).
 	MaxThemeFile = 8 << 20
-	// MaxImagePixels bounds an image's width times height, read from its
-	// header: a small file may claim a huge picture.
-	MaxImagePixels = 64 << 20
 )
 
 // Kind is what a file a setting names must be.
@@ -124,19 +117,18 @@ func themeExts() []string {
 	return out
 }
 
-// checkImage checks an image's header against its extension.
+// checkImage checks an image against its extension. A PNG, JPEG, GIF or
+// WebP image passes imagecheck.Inspect, the check of every raster image
+// curex publishes (content images too): it must be of the kind its name
+// says, decode whole, end where its format ends and stay within
+// imagecheck.MaxPixels and imagecheck.MaxSide.
 func checkImage(ext string, data []byte) error {
-	var cfg image.Config
-	var err error
+	var want string
 	switch ext {
-	case ".png":
-		cfg, err = png.DecodeConfig(bytes.NewReader(data))
+	case ".png", ".gif", ".webp":
+		want = strings.TrimPrefix(ext, ".")
 	case ".jpg", ".jpeg":
-		cfg, err = jpeg.DecodeConfig(bytes.NewReader(data))
-	case ".gif":
-		cfg, err = gif.DecodeConfig(bytes.NewReader(data))
-	case ".webp":
-		cfg, err = webp.DecodeConfig(bytes.NewReader(data))
+		want = "jpg"
 	case ".avif":
 		return checkAVIF(data)
 	case ".ico":
@@ -146,11 +138,12 @@ func checkImage(ext string, data []byte) error {
 	default:
 		return fmt.Errorf("%w: want an image (%s)", ErrContent, strings.Join(imageExts, ", "))
 	}
+	k, _, _, err := imagecheck.Check(data)
 	if err != nil {
 		return fmt.Errorf("%w: not a %s image: %v", ErrContent, strings.TrimPrefix(ext, "."), err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
-		return fmt.Errorf("%w: a %dx%d image: want at most %d pixels", ErrContent, cfg.Width, cfg.Height, MaxImagePixels)
+	if k.Ext != want {
+		return fmt.Errorf("%w: named %s, holds a %s image", ErrContent, strings.TrimPrefix(ext, "."), k.Name)
 	}
 	return nil
 }

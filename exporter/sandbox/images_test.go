@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter/assets"
+	"github.com/curex/curex/exporter/imagecheck"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -52,7 +52,7 @@ func TestImages(t *testing.T) {
 			if tc.status != 200 {
 				return
 			}
-			if _, _, _, err := assets.Check(body); (err == nil) != tc.image {
+			if _, _, _, err := imagecheck.Check(body); (err == nil) != tc.image {
 				t.Errorf("Check: %v, want an image: %v", err, tc.image)
 			}
 			etag := resp.Header.Get("ETag")

@@ -1,4 +1,4 @@
-package assets
+package imagecheck
 
 import (
 	"bufio"
@@ -23,6 +23,15 @@ type Kind struct {
 	// MediaType is its media type ("image/png").
 	MediaType string
 }
+
+// Why bytes were refused as an image.
+var (
+	// ErrNotImage: bytes that are no PNG, JPEG, GIF or WebP image, or
+	// one over MaxPixels or MaxSide, or with bytes after its end.
+	ErrNotImage = errors.New("not an image curex accepts (PNG, JPEG, GIF, WebP)")
+	// ErrSVG: an SVG document, refused since it can carry script.
+	ErrSVG = errors.New("SVG refused: it can carry script")
+)
 
 // kinds are the formats curex keeps, by image.DecodeConfig's name.
 var kinds = map[string]Kind{
@@ -52,14 +61,16 @@ func Check(data []byte) (Kind, int, int, error) {
 
 // Inspect decides what r holds by its bytes alone: a PNG, JPEG, GIF or
 // WebP image with its width and height. It is the one gate of every
-// image curex keeps. Its header is read first (image.DecodeConfig), so
-// an image over MaxPixels or MaxSide is refused before it is decoded;
+// raster image curex keeps or publishes: content images (exporter/assets)
+// and the images a setting names (exporter/localfile). Its header is read
+// first (image.DecodeConfig), so an image over MaxPixels or MaxSide is
+// refused before it is decoded;
 // then the file is walked to its format's end (PNG: IEND, JPEG: EOI,
 // GIF: its trailer, WebP: the RIFF size), which must be the end of r;
 // then it is decoded whole. Anything else is refused with ErrNotImage,
 // an SVG document with ErrSVG. r is read from its start.
 func Inspect(r io.ReadSeeker) (Kind, int, int, error) {
-	k, w, h, err := header(r)
+	k, w, h, err := Header(r)
 	if err != nil {
 		return Kind{}, 0, 0, err
 	}
@@ -88,9 +99,10 @@ func Inspect(r io.ReadSeeker) (Kind, int, int, error) {
 	return k, w, h, nil
 }
 
-// header reads the header of the image r holds from its start: its
-// kind and size, within MaxPixels and MaxSide.
-func header(r io.ReadSeeker) (Kind, int, int, error) {
+// Header reads the header of the image r holds from its start: its
+// kind and size, within MaxPixels and MaxSide. It neither walks nor
+// decodes the rest: that is Inspect's, for bytes not checked before.
+func Header(r io.ReadSeeker) (Kind, int, int, error) {
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return Kind{}, 0, 0, fmt.Errorf("read image: %w", err)
 	}
@@ -123,4 +135,15 @@ func looksLikeSVG(r io.Reader) bool {
 	head = bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf"))
 	lower := bytes.ToLower(bytes.TrimSpace(head))
 	return bytes.Contains(lower, []byte("<svg")) || bytes.Contains(lower, []byte("http://www.w3.org/2000/svg"))
+}
+
+// ByExt returns the Kind whose file extension is ext (without a dot:
+// "png", "jpg"), and whether there is one.
+func ByExt(ext string) (Kind, bool) {
+	for _, k := range kinds {
+		if k.Ext == ext {
+			return k, true
+		}
+	}
+	return Kind{}, false
 }

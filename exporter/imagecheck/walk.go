@@ -1,4 +1,4 @@
-package assets
+package imagecheck
 
 import (
 	"bufio"
