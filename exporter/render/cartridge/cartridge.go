@@ -455,5 +455,5 @@ table{border-collapse:collapse}
 th,td{border:1px solid #ccc;padding:.25em .5em}
 pre{overflow-x:auto}
 `
-	return append([]byte(base), content.StyleCSS()...)
+	return append(append([]byte(base), content.ReadingCSS()...), content.StyleCSS()...)
 }

@@ -1,6 +1,7 @@
 package epub
 
 import (
+	"bytes"
 	_ "embed" // the style sheet
 	"fmt"
 	"path"
@@ -18,6 +19,10 @@ import (
 
 //go:embed book.css
 var styleSheet []byte
+
+// bookCSS is the book's one stylesheet: its own light touches, then the
+// rules every format needs for content's markup (content.ReadingCSS).
+func bookCSS() []byte { return append(bytes.Clone(styleSheet), content.ReadingCSS()...) }
 
 // Names inside the book.
 const (

@@ -166,7 +166,7 @@ func (b *book) zip() ([]byte, error) {
 		{PackagePath, b.packageDocument()},
 		{root + navName, b.nav()},
 		{root + titleName, b.titlePage()},
-		{root + styleName, styleSheet},
+		{root + styleName, bookCSS()},
 	}
 	for _, p := range b.units {
 		files = append(files, struct {
