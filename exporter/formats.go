@@ -29,14 +29,15 @@ import (
 // a tree renders in them. Adding a format is its package and one line
 // here.
 func Formats() *render.Registry {
+	const shows = render.ShowsImages | render.ShowsMath
 	return render.NewRegistry(
-		render.Format{Name: "html", Default: true, NewSite: html.NewSite},
+		render.Format{Name: "html", Default: true, NewSite: html.NewSite, Shows: shows, InPages: true},
 		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat},
 		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat},
-		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat},
-		render.Format{Name: "pdf", New: pdf.New},
-		render.Format{Name: "epub", New: epub.NewFormat},
-		render.Format{Name: "cartridge", New: cartridge.NewFormat},
+		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true},
+		render.Format{Name: "pdf", New: pdf.New, Shows: shows, InPages: true},
+		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true},
+		render.Format{Name: "cartridge", New: cartridge.NewFormat, Shows: shows},
 	)
 }
 
@@ -74,7 +75,7 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 		}
 		f.locales[cp.Curriculum.ID] = ls
 	}
-	if o.Has("html") || o.Has("handbook") || o.Has("pdf") || o.Has("cartridge") || o.Has("epub") {
+	if Formats().Any(o.Formats, render.ShowsMath) {
 		f.math = content.New(content.WithMath(o.Math))
 	}
 	var err error

@@ -11,6 +11,7 @@ import (
 	"github.com/curex/curex/exporter/assets"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/setting"
@@ -66,7 +67,7 @@ type images struct {
 // stay remote or no format shows them. A build (offline) takes them from
 // the cache alone.
 func newImages(c *Config, offline bool) (*images, error) {
-	if c.Assets == AssetsRemote && !c.has("pdf") || !(c.has("html") || c.has("handbook") || c.has("pdf")) {
+	if c.Assets == AssetsRemote && !c.has("pdf") || !Formats().Any(c.Formats, render.ShowsImages) {
 		return &images{written: map[string]bool{}, files: map[string]string{}, log: c.Log}, nil
 	}
 	f, err := assets.NewFetcher(assets.Options{AllowPrivate: c.AllowPrivateAssets, AllowHosts: c.AssetHosts,

@@ -488,7 +488,7 @@ func (r *run) settle(context.Context) error {
 	for _, rc := range r.records {
 		rc.pages = rc.hasEntry
 	}
-	pages := r.c.has("html") || r.c.has("handbook") || r.c.has("pdf")
+	pages := Formats().AnyInPages(r.c.Formats)
 	for i := range r.sum.Failures {
 		fl := &r.sum.Failures[i]
 		kept, err := r.w.CarryOver(layout.BundleDir(fl.Export))

@@ -155,6 +155,48 @@ type Format struct {
 	// NewSite makes the format's Site for a run, for a format with a
 	// site-wide phase (the website) instead of New.
 	NewSite func(ctx context.Context, o Options) (Site, error)
+	// Shows says what of a tree's content the format shows beyond its
+	// text: the run fetches images only when a selected format shows
+	// them, and converts formulas only when one shows math.
+	Shows Shows
+	// InPages is set for a format whose files are in the export's own
+	// folder (model.Export.Dir(): pages, the handbook, the PDF, the
+	// book) rather than among its bundles: a failed export carries that
+	// folder over to keep them.
+	InPages bool
+}
+
+// Shows is a set of what a format shows of a tree's content.
+type Shows uint8
+
+// What a format may show.
+const (
+	// ShowsImages: the images content refers to, from their local
+	// copies (Options.Images).
+	ShowsImages Shows = 1 << iota
+	// ShowsMath: formulas, converted to MathML (Options.Math).
+	ShowsMath
+)
+
+// Any reports whether a format of names (those selected) shows s.
+func (r *Registry) Any(names []string, s Shows) bool {
+	return r.anyOf(names, func(f Format) bool { return f.Shows&s != 0 })
+}
+
+// AnyInPages reports whether a format of names writes into the export's
+// own folder (Format.InPages).
+func (r *Registry) AnyInPages(names []string) bool {
+	return r.anyOf(names, func(f Format) bool { return f.InPages })
+}
+
+// anyOf reports whether a format of names satisfies ok.
+func (r *Registry) anyOf(names []string, ok func(Format) bool) bool {
+	for _, f := range r.formats {
+		if slices.Contains(names, f.Name) && ok(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // Registry lists the formats a build knows, in the order they render.
