@@ -168,6 +168,12 @@ func (mathBlockParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (a
 
 func (mathBlockParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
 	n := node.(*mathBlock)
+	if n.closed {
+		// A block on one line ended on its opening line: goldmark keeps
+		// a block open whatever Open returns, and without this it would
+		// take the lines that follow as its TeX.
+		return parser.Close
+	}
 	line, _ := reader.PeekLine()
 	if line == nil {
 		return parser.Close

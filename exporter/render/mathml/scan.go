@@ -40,7 +40,8 @@ type Line struct {
 	s string
 	// dollar, double, paren and bracket are the positions of the
 	// closers, ascending: a '$' that may close (not escaped, a non-space
-	// before it, no digit after it), "$$", "\)" and "\]".
+	// before it, no digit after it), "$$" (its first '$' not escaped),
+	// "\)" and "\]".
 	dollar, double, paren, bracket []int
 }
 
@@ -59,7 +60,7 @@ func NewLine(s string) *Line {
 			if !escaped && i > 0 && !isSpace(s[i-1]) && !(i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9') {
 				l.dollar = append(l.dollar, i)
 			}
-			if i+1 < len(s) && s[i+1] == '$' {
+			if !escaped && i+1 < len(s) && s[i+1] == '$' {
 				l.double = append(l.double, i)
 			}
 		case c == ')' && i > 0 && s[i-1] == '\\':
@@ -137,6 +138,12 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // most three spaces) opens a display block: "$$" or "\[" alone on the
 // line, or a whole block on one line ("$$ x $$"). It returns the opener
 // and, for a block on one line, its TeX and one set.
+//
+// A line is a block on one line only when the expression its opener
+// starts, read as Inline reads it, ends at the end of the line: so
+// "$$a$$ b $$c$$" is a paragraph of two display expressions and the text
+// between them, as Pandoc, KaTeX's auto-render and MathJax read it, not
+// one expression "a$$ b $$c".
 func BlockOpen(line string) (opener, tex string, one bool, ok bool) {
 	t := strings.TrimLeft(line, " ")
 	if len(line)-len(t) > 3 {
@@ -147,10 +154,9 @@ func BlockOpen(line string) (opener, tex string, one bool, ok bool) {
 		if !strings.HasPrefix(t, o) {
 			continue
 		}
-		c := BlockCloser(o)
 		rest := t[len(o):]
-		if strings.HasSuffix(rest, c) && len(rest) >= len(c) {
-			return o, rest[:len(rest)-len(c)], true, true
+		if tex, n, d := Inline(t); n == len(t) && d.Display() {
+			return o, tex, true, true
 		}
 		if strings.TrimSpace(rest) != "" {
 			// "$$a$$ b" is inline math in a paragraph; "$$5 off" is

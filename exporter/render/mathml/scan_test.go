@@ -66,6 +66,8 @@ func TestScan(t *testing.T) {
 		{"code span", "Use `$x$` and ``a $y$ b`` but $z$", []sp{{"z", Dollar, false}}},
 		{"display block", "Text\n\n$$\nx = 1\n$$\n\nafter $y$", []sp{{"\nx = 1\n", DoubleDollar, true}, {"y", Dollar, false}}},
 		{"one-line block", "$$x^2$$\n", []sp{{"x^2", DoubleDollar, true}}},
+		{"one-line blocks and a paragraph", "$$a$$\nnext $x$\n\\[b\\]\n", []sp{{"a", DoubleDollar, true}, {"x", Dollar, false}, {"b", Bracket, true}}},
+		{"two displays on one line", "$$a$$ b $$c$$", []sp{{"a", DoubleDollar, false}, {"c", DoubleDollar, false}}},
 		{"bracket block", "\\[\na \\\\ b\n\\]", []sp{{"\na \\\\ b\n", Bracket, true}}},
 		{"math fence", "```math\n\\frac12\n```\n", []sp{{"\\frac12\n", Fence, true}}},
 		{"code fence", "```\n$x$\n```\n$y$", []sp{{"y", Dollar, false}}},
@@ -87,8 +89,45 @@ func TestScan(t *testing.T) {
 	}
 }
 
+// TestBlockOpen checks which lines open a display block, and which of
+// those are a whole block on one line (issue 25: "$$y = mx + b$$" alone
+// on a line is one block; "$$a$$ b $$c$$" is a paragraph of two
+// expressions, as Pandoc, KaTeX's auto-render and MathJax read it).
+func TestBlockOpen(t *testing.T) {
+	tests := []struct {
+		line, opener, tex string
+		one, ok           bool
+	}{
+		{"$$", "$$", "", false, true},
+		{`\[`, `\[`, "", false, true},
+		{"   $$  ", "$$", "", false, true},
+		{"    $$", "", "", false, false}, // indented code
+		{"$$y = mx + b$$", "$$", "y = mx + b", true, true},
+		{`\[y = mx + b\]`, `\[`, "y = mx + b", true, true},
+		{"  $$ y = mx + b $$ \t", "$$", " y = mx + b ", true, true},
+		{`\[ \frac{1}{2} \]`, `\[`, ` \frac{1}{2} `, true, true},
+		{"$$a$$ b $$c$$", "", "", false, false},
+		{"$$a$$ $$c$$", "", "", false, false},
+		{`\[a\] and \[b\]`, "", "", false, false},
+		{"$$a$$ b", "", "", false, false},
+		{"$$5 off", "", "", false, false},
+		{"$$ $$", "", "", false, false},
+		{`$$y = mx + b\$$`, "", "", false, false}, // the closer is escaped
+		{`\$$y$$`, "", "", false, false},
+		{"`$$y$$`", "", "", false, false},
+		{"text $$y$$", "", "", false, false},
+	}
+	for _, tt := range tests {
+		opener, tex, one, ok := BlockOpen(tt.line)
+		if opener != tt.opener || tex != tt.tex || one != tt.one || ok != tt.ok {
+			t.Errorf("BlockOpen(%q) = %q, %q, %v, %v; want %q, %q, %v, %v", tt.line, opener, tex, one, ok, tt.opener, tt.tex, tt.one, tt.ok)
+		}
+	}
+}
+
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{"$x$ and $5 and $10", "```math\nx\n```", "$$\na\n$$", "\\[x\\]", "`$x$` $y$", "    $x$", "\\$x$"} {
+	for _, s := range []string{"$x$ and $5 and $10", "```math\nx\n```", "$$\na\n$$", "\\[x\\]", "`$x$` $y$", "    $x$", "\\$x$",
+		"$$y = mx + b$$\nnext\n$$m$$", "\\[a\\]\n![i](u)", "$$a$$ b $$c$$", "$$a\\$$\nb"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
