@@ -11,8 +11,8 @@ import (
 	"github.com/curex/curex/exporter/assets"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/setting"
 )
