@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"regexp"
 	"slices"
@@ -187,7 +188,7 @@ func DiscoverWith(ctx context.Context, c *api.Client, policy retry.Policy, f Fil
 		return nil, err
 	}
 	d.start(bases, fam)
-	if err := d.details(ctx, fam); err != nil {
+	if err := d.details(ctx, fam, d.others(bases)); err != nil {
 		return nil, err
 	}
 	p := d.p
@@ -208,8 +209,24 @@ type discovery struct {
 	policy retry.Policy
 	p      *Plan
 
+	// bases are every listed base curriculum, the filter aside.
+	bases []api.Curriculum
+
 	mu        sync.Mutex // guards p.DiscoveryRequests and forbidden while details are asked
 	forbidden map[string]error
+}
+
+// others returns the listed bases the filter left out whose records do
+// not tell their variants (the alternate shape): what an unfiltered run
+// asks /variants of anyway, so what its cache holds.
+func (d *discovery) others(picked []api.Curriculum) []api.Curriculum {
+	var out []api.Curriculum
+	for _, b := range d.bases {
+		if b.Shape != api.ShapeFull && !slices.ContainsFunc(picked, func(p api.Curriculum) bool { return p.ID == b.ID }) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // call runs fn under the retry policy and counts the request.
@@ -275,6 +292,7 @@ func (d *discovery) list(ctx context.Context, f Filter) ([]api.Curriculum, *fami
 	if err != nil {
 		return nil, nil, err
 	}
+	d.bases = bases
 	// Every record of the organization, variants included, with no status
 	// filter (a variant is exported whatever its own status, as /variants
 	// lists it).
@@ -323,8 +341,10 @@ func (d *discovery) start(bases []api.Curriculum, fam *family) {
 // details fills the variants of every curriculum from the records where
 // they tell (full shape: parent_id), and asks the API for the locales of
 // every curriculum and the variants of the others, a few at a time: the
-// limiter sets the pace, concurrency hides latency.
-func (d *discovery) details(ctx context.Context, fam *family) error {
+// limiter sets the pace, concurrency hides latency. others are the bases
+// the filter left out whose variants the records do not tell (see
+// explainOthers).
+func (d *discovery) details(ctx context.Context, fam *family, others []api.Curriculum) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(DiscoveryConcurrency)
 	for i := range d.p.Curricula {
@@ -346,8 +366,18 @@ func (d *discovery) details(ctx context.Context, fam *family) error {
 	}
 	// Records that no curriculum's variants account for (alternate-shape
 	// variants of a full-shape curriculum, say): the records cannot be
-	// trusted to tell the variants, so ask every curriculum.
-	if !fam.unexplained(d.p.Curricula) {
+	// trusted to tell the variants, so ask every curriculum. With
+	// --curriculum, the variants of the alternate-shape bases it left out
+	// explain theirs first, as in the unfiltered run (whose cache curex
+	// build reads).
+	known := map[string]bool{}
+	if fam.unexplained(d.p.Curricula, known) && len(others) > 0 {
+		var err error
+		if known, err = d.explainOthers(ctx, others); err != nil {
+			return err
+		}
+	}
+	if !fam.unexplained(d.p.Curricula, known) {
 		return nil
 	}
 	g, gctx = errgroup.WithContext(ctx)
@@ -398,6 +428,46 @@ func (d *discovery) ask(g *errgroup.Group, ctx context.Context, cp *CurriculumPl
 		d.p.DiscoveryRequests++
 		return nil
 	})
+}
+
+// explainOthers asks the variants of others, bases the filter left out,
+// and returns their ids. It is what explains the alternate-shape variant
+// records of the bases a --curriculum leaves out, with the requests an
+// unfiltered run makes too. An answer that fails (a 403, or in curex
+// build one the cache lacks) explains nothing: the records stay
+// unexplained and details asks the selected curricula instead. The error
+// is a panic of a request, recovered.
+func (d *discovery) explainOthers(ctx context.Context, others []api.Curriculum) (map[string]bool, error) {
+	known := map[string]bool{}
+	var g errgroup.Group
+	g.SetLimit(DiscoveryConcurrency)
+	for _, b := range others {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
+			var vs []api.Variant
+			err = d.policy.Do(ctx, func(ctx context.Context) error {
+				vl, _, err := d.c.Variants(ctx, b.ID)
+				if err == nil {
+					vs = vl.Variants
+				}
+				return err
+			})
+			if err != nil {
+				return nil // explains nothing; see above
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			d.p.DiscoveryRequests++
+			for _, v := range vs {
+				known[v.ID] = true
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return known, nil
 }
 
 // dropUnreadable moves the curricula whose details answered 403 from
@@ -593,9 +663,10 @@ func (f *family) variants(b api.Curriculum) ([]api.Variant, bool) {
 }
 
 // unexplained reports records that are neither a base curriculum nor a
-// variant the plan knows of.
-func (f *family) unexplained(cs []CurriculumPlan) bool {
-	known := map[string]bool{}
+// variant the plan, or known (variants of bases the plan left out),
+// knows of.
+func (f *family) unexplained(cs []CurriculumPlan, others map[string]bool) bool {
+	known := maps.Clone(others)
 	for _, cp := range cs {
 		for _, v := range cp.Variants {
 			known[v.ID] = true
