@@ -164,7 +164,9 @@ func (e *FilterError) Unwrap() error {
 // without root_only, a few pages for the whole organization; only
 // curricula whose records do not tell their variants (the alternate shape
 // has no parent_id) cost a /variants request. It sends 1 + pages +
-// curricula + (curricula of the alternate shape) requests.
+// curricula + (curricula of the alternate shape) requests; with
+// f.Curricula, also one for each alternate-shape base it leaves out, when
+// records are unexplained (see details).
 func Discover(ctx context.Context, c *api.Client, policy retry.Policy, f Filter) (*Plan, error) {
 	return DiscoverWith(ctx, c, policy, f, nil)
 }
@@ -238,45 +240,76 @@ func (d *discovery) call(ctx context.Context, what string, fn func(ctx context.C
 	return nil
 }
 
-// verify asks /me. The first contact fails fast on what retrying cannot
-// fix: nothing listening, or something that is not the API answering.
+// verify asks /me (Verify) and counts the request.
 func (d *discovery) verify(ctx context.Context) error {
-	first := d.policy
-	// Up to 3 attempts. MaxAttempts 0 means the default (6), not 1: a
-	// single 5xx or cut answer to /me must not fail the whole run.
+	u, err := Verify(ctx, d.c, d.policy)
+	if err != nil {
+		return err
+	}
+	d.p.User = u
+	d.p.DiscoveryRequests++
+	return nil
+}
+
+// FirstContactAttempts is the most attempts of the first contact (/me):
+// a 5xx or a cut answer is retried, at most this many times in all.
+const FirstContactAttempts = 3
+
+// FirstContactTimeout bounds each attempt of the first contact.
+const FirstContactTimeout = 20 * time.Second
+
+// Verify is the first contact with the API, the one every command that
+// talks to it (export, plan, whoami) makes: it asks /me whom the token
+// belongs to. It fails fast, with an error naming the setting to fix
+// (a *setting.Error), on what retrying cannot fix: nothing listening at
+// the base URL (connection refused, no such host: setting.BaseURL),
+// something that is not the API answering (setting.BaseURL), a rejected
+// token (401: setting.Token). A 5xx, a 429 or a cut answer is retried
+// under policy, at most FirstContactAttempts times in all.
+func Verify(ctx context.Context, c *api.Client, policy retry.Policy) (*api.User, error) {
+	first := policy
+	// MaxAttempts 0 means the default (6), not 1: a single 5xx or cut
+	// answer to /me must not fail the whole run.
 	attempts := first.MaxAttempts
 	if attempts <= 0 {
 		attempts = retry.DefaultMaxAttempts
 	}
-	first.MaxAttempts = min(attempts, 3)
-	first.AttemptTimeout = 20 * time.Second
+	first.MaxAttempts = min(attempts, FirstContactAttempts)
+	first.AttemptTimeout = FirstContactTimeout
 	first.Retryable = func(err error) bool {
 		var de *api.DecodeError
-		var op *net.OpError
-		if errors.As(err, &de) || (errors.As(err, &op) && op.Op == "dial") {
+		if errors.As(err, &de) || unreachable(err) {
 			return false
 		}
-		return d.policy.Retryable != nil && d.policy.Retryable(err)
+		return policy.Retryable != nil && policy.Retryable(err)
 	}
+	var u *api.User
 	if err := first.Do(ctx, func(ctx context.Context) error {
-		u, _, err := d.c.Me(ctx)
-		d.p.User = u
+		var err error
+		u, _, err = c.Me(ctx)
 		return err
 	}); err != nil {
 		var de *api.DecodeError
-		var op *net.OpError
 		switch {
 		case errors.Is(err, api.ErrUnauthorized):
-			return setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
+			return nil, setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
 		case errors.As(err, &de):
-			return setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
-		case errors.As(err, &op) && op.Op == "dial":
-			return setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
+			return nil, setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
+		case unreachable(err):
+			return nil, setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
 		}
-		return fmt.Errorf("verify token: %w", err)
+		return nil, fmt.Errorf("verify token: %w", err)
 	}
-	d.p.DiscoveryRequests++
-	return nil
+	return u, nil
+}
+
+// unreachable reports an error of dialling the API: nothing listens at
+// the address, or its host does not resolve. On the first contact that
+// is a wrong base URL far more often than an API restarting, and
+// retrying it would only delay the message naming --base-url.
+func unreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // list lists the base curricula (published ones unless f includes the
