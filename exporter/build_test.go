@@ -54,6 +54,61 @@ func TestBuildFromCache(t *testing.T) {
 	}
 }
 
+// TestBuildSelectionAfterFullExport (issue 25): after a full export,
+// curex build --curriculum 101 (or algebra-1) failed, "cache lacks
+// .../curricula/101/variants": the filtered discovery asked for an answer
+// the full one never needed. Every selection flag must work in build as
+// in export, with the same output as an export of the same selection.
+func TestBuildSelectionAfterFullExport(t *testing.T) {
+	t.Parallel()
+	_, url := sampleServer(t, sandbox.Options{})
+	cache := t.TempDir()
+	formats := []string{"json"}
+	if _, err := exporter.Run(context.Background(), exporter.Config{BaseURL: url, Token: token, Output: filepath.Join(t.TempDir(), "full"),
+		CacheDir: cache, Limits: ratelimit.Limits{}, Generator: "curex test", Formats: formats}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		filter fetch.Filter
+	}{
+		{"curriculum by id", fetch.Filter{Curricula: []string{"101"}}},
+		{"curriculum by slug", fetch.Filter{Curricula: []string{"algebra-1"}}},
+		{"alternate-shape curriculum", fetch.Filter{Curricula: []string{"curriculum_201"}}},
+		{"variants", fetch.Filter{Variants: []string{"base", "Texas"}}},
+		{"locales", fetch.Filter{Locales: []string{"en", "ar"}}},
+		{"all three", fetch.Filter{Curricula: []string{"algebra-1"}, Variants: []string{"Texas"}, Locales: []string{"es"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			exported := filepath.Join(t.TempDir(), "exported")
+			want, err := exporter.Run(context.Background(), exporter.Config{BaseURL: url, Token: token, Output: exported,
+				CacheDir: t.TempDir(), Limits: ratelimit.Limits{}, Generator: "curex test", Formats: formats, Filter: tc.filter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			built := filepath.Join(t.TempDir(), "built")
+			got, err := exporter.Build(context.Background(), exporter.Config{Output: built, CacheDir: cache,
+				Generator: "curex test", Formats: formats, Filter: tc.filter})
+			if err != nil {
+				t.Fatalf("build after a full export: %v", err)
+			}
+			if got.Planned != want.Planned || got.Written != got.Planned || got.Planned == 0 {
+				t.Fatalf("built %d of %d trees, the export planned %d", got.Written, got.Planned, want.Planned)
+			}
+			wf, gf := files(t, exported), files(t, built)
+			if len(wf) != len(gf) {
+				t.Fatalf("build wrote %d files, the export %d", len(gf), len(wf))
+			}
+			for p, body := range wf {
+				if gf[filepath.Join(built, strings.TrimPrefix(p, exported))] != body {
+					t.Errorf("%s differs between export and build", strings.TrimPrefix(p, exported))
+				}
+			}
+		})
+	}
+}
+
 func TestBuildFailsClearly(t *testing.T) {
 	t.Parallel()
 	_, url := sampleServer(t, sandbox.Options{})

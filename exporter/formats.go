@@ -41,8 +41,8 @@ func Formats() *render.Registry {
 	)
 }
 
-// DefaultFormats is the --formats default: every format but pdf, which
-// needs Chromium.
+// DefaultFormats is the --formats default: html, json, markdown and
+// handbook (pdf needs Chromium; epub and cartridge are asked for).
 func DefaultFormats() []string { return Formats().Defaults() }
 
 // DefaultPDFTimeout is Config.PDFTimeout's default: a handbook of

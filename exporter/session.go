@@ -166,14 +166,5 @@ func WhoAmI(ctx context.Context, c Config) (*api.User, error) {
 	if err != nil {
 		return nil, err
 	}
-	var u *api.User
-	err = s.retry.Do(ctx, func(ctx context.Context) error {
-		var err error
-		u, _, err = s.client.Me(ctx)
-		return err
-	})
-	if errors.Is(err, api.ErrUnauthorized) {
-		return nil, fmt.Errorf("the API rejected the token (401): %w", setting.Errorf(setting.Token, "%w", err))
-	}
-	return u, err
+	return fetch.Verify(ctx, s.client, s.retry)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"regexp"
 	"slices"
@@ -163,7 +164,9 @@ func (e *FilterError) Unwrap() error {
 // without root_only, a few pages for the whole organization; only
 // curricula whose records do not tell their variants (the alternate shape
 // has no parent_id) cost a /variants request. It sends 1 + pages +
-// curricula + (curricula of the alternate shape) requests.
+// curricula + (curricula of the alternate shape) requests; with
+// f.Curricula, also one for each alternate-shape base it leaves out, when
+// records are unexplained (see details).
 func Discover(ctx context.Context, c *api.Client, policy retry.Policy, f Filter) (*Plan, error) {
 	return DiscoverWith(ctx, c, policy, f, nil)
 }
@@ -187,7 +190,7 @@ func DiscoverWith(ctx context.Context, c *api.Client, policy retry.Policy, f Fil
 		return nil, err
 	}
 	d.start(bases, fam)
-	if err := d.details(ctx, fam); err != nil {
+	if err := d.details(ctx, fam, d.others(bases)); err != nil {
 		return nil, err
 	}
 	p := d.p
@@ -208,8 +211,24 @@ type discovery struct {
 	policy retry.Policy
 	p      *Plan
 
+	// bases are every listed base curriculum, the filter aside.
+	bases []api.Curriculum
+
 	mu        sync.Mutex // guards p.DiscoveryRequests and forbidden while details are asked
 	forbidden map[string]error
+}
+
+// others returns the listed bases the filter left out whose records do
+// not tell their variants (the alternate shape): what an unfiltered run
+// asks /variants of anyway, so what its cache holds.
+func (d *discovery) others(picked []api.Curriculum) []api.Curriculum {
+	var out []api.Curriculum
+	for _, b := range d.bases {
+		if b.Shape != api.ShapeFull && !slices.ContainsFunc(picked, func(p api.Curriculum) bool { return p.ID == b.ID }) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // call runs fn under the retry policy and counts the request.
@@ -221,45 +240,76 @@ func (d *discovery) call(ctx context.Context, what string, fn func(ctx context.C
 	return nil
 }
 
-// verify asks /me. The first contact fails fast on what retrying cannot
-// fix: nothing listening, or something that is not the API answering.
+// verify asks /me (Verify) and counts the request.
 func (d *discovery) verify(ctx context.Context) error {
-	first := d.policy
-	// Up to 3 attempts. MaxAttempts 0 means the default (6), not 1: a
-	// single 5xx or cut answer to /me must not fail the whole run.
+	u, err := Verify(ctx, d.c, d.policy)
+	if err != nil {
+		return err
+	}
+	d.p.User = u
+	d.p.DiscoveryRequests++
+	return nil
+}
+
+// FirstContactAttempts is the most attempts of the first contact (/me):
+// a 5xx or a cut answer is retried, at most this many times in all.
+const FirstContactAttempts = 3
+
+// FirstContactTimeout bounds each attempt of the first contact.
+const FirstContactTimeout = 20 * time.Second
+
+// Verify is the first contact with the API, the one every command that
+// talks to it (export, plan, whoami) makes: it asks /me whom the token
+// belongs to. It fails fast, with an error naming the setting to fix
+// (a *setting.Error), on what retrying cannot fix: nothing listening at
+// the base URL (connection refused, no such host: setting.BaseURL),
+// something that is not the API answering (setting.BaseURL), a rejected
+// token (401: setting.Token). A 5xx, a 429 or a cut answer is retried
+// under policy, at most FirstContactAttempts times in all.
+func Verify(ctx context.Context, c *api.Client, policy retry.Policy) (*api.User, error) {
+	first := policy
+	// MaxAttempts 0 means the default (6), not 1: a single 5xx or cut
+	// answer to /me must not fail the whole run.
 	attempts := first.MaxAttempts
 	if attempts <= 0 {
 		attempts = retry.DefaultMaxAttempts
 	}
-	first.MaxAttempts = min(attempts, 3)
-	first.AttemptTimeout = 20 * time.Second
+	first.MaxAttempts = min(attempts, FirstContactAttempts)
+	first.AttemptTimeout = FirstContactTimeout
 	first.Retryable = func(err error) bool {
 		var de *api.DecodeError
-		var op *net.OpError
-		if errors.As(err, &de) || (errors.As(err, &op) && op.Op == "dial") {
+		if errors.As(err, &de) || unreachable(err) {
 			return false
 		}
-		return d.policy.Retryable != nil && d.policy.Retryable(err)
+		return policy.Retryable != nil && policy.Retryable(err)
 	}
+	var u *api.User
 	if err := first.Do(ctx, func(ctx context.Context) error {
-		u, _, err := d.c.Me(ctx)
-		d.p.User = u
+		var err error
+		u, _, err = c.Me(ctx)
 		return err
 	}); err != nil {
 		var de *api.DecodeError
-		var op *net.OpError
 		switch {
 		case errors.Is(err, api.ErrUnauthorized):
-			return setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
+			return nil, setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
 		case errors.As(err, &de):
-			return setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
-		case errors.As(err, &op) && op.Op == "dial":
-			return setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
+			return nil, setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
+		case unreachable(err):
+			return nil, setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
 		}
-		return fmt.Errorf("verify token: %w", err)
+		return nil, fmt.Errorf("verify token: %w", err)
 	}
-	d.p.DiscoveryRequests++
-	return nil
+	return u, nil
+}
+
+// unreachable reports an error of dialling the API: nothing listens at
+// the address, or its host does not resolve. On the first contact that
+// is a wrong base URL far more often than an API restarting, and
+// retrying it would only delay the message naming --base-url.
+func unreachable(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // list lists the base curricula (published ones unless f includes the
@@ -275,6 +325,7 @@ func (d *discovery) list(ctx context.Context, f Filter) ([]api.Curriculum, *fami
 	if err != nil {
 		return nil, nil, err
 	}
+	d.bases = bases
 	// Every record of the organization, variants included, with no status
 	// filter (a variant is exported whatever its own status, as /variants
 	// lists it).
@@ -323,8 +374,10 @@ func (d *discovery) start(bases []api.Curriculum, fam *family) {
 // details fills the variants of every curriculum from the records where
 // they tell (full shape: parent_id), and asks the API for the locales of
 // every curriculum and the variants of the others, a few at a time: the
-// limiter sets the pace, concurrency hides latency.
-func (d *discovery) details(ctx context.Context, fam *family) error {
+// limiter sets the pace, concurrency hides latency. others are the bases
+// the filter left out whose variants the records do not tell (see
+// explainOthers).
+func (d *discovery) details(ctx context.Context, fam *family, others []api.Curriculum) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(DiscoveryConcurrency)
 	for i := range d.p.Curricula {
@@ -346,8 +399,18 @@ func (d *discovery) details(ctx context.Context, fam *family) error {
 	}
 	// Records that no curriculum's variants account for (alternate-shape
 	// variants of a full-shape curriculum, say): the records cannot be
-	// trusted to tell the variants, so ask every curriculum.
-	if !fam.unexplained(d.p.Curricula) {
+	// trusted to tell the variants, so ask every curriculum. With
+	// --curriculum, the variants of the alternate-shape bases it left out
+	// explain theirs first, as in the unfiltered run (whose cache curex
+	// build reads).
+	known := map[string]bool{}
+	if fam.unexplained(d.p.Curricula, known) && len(others) > 0 {
+		var err error
+		if known, err = d.explainOthers(ctx, others); err != nil {
+			return err
+		}
+	}
+	if !fam.unexplained(d.p.Curricula, known) {
 		return nil
 	}
 	g, gctx = errgroup.WithContext(ctx)
@@ -398,6 +461,46 @@ func (d *discovery) ask(g *errgroup.Group, ctx context.Context, cp *CurriculumPl
 		d.p.DiscoveryRequests++
 		return nil
 	})
+}
+
+// explainOthers asks the variants of others, bases the filter left out,
+// and returns their ids. It is what explains the alternate-shape variant
+// records of the bases a --curriculum leaves out, with the requests an
+// unfiltered run makes too. An answer that fails (a 403, or in curex
+// build one the cache lacks) explains nothing: the records stay
+// unexplained and details asks the selected curricula instead. The error
+// is a panic of a request, recovered.
+func (d *discovery) explainOthers(ctx context.Context, others []api.Curriculum) (map[string]bool, error) {
+	known := map[string]bool{}
+	var g errgroup.Group
+	g.SetLimit(DiscoveryConcurrency)
+	for _, b := range others {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
+			var vs []api.Variant
+			err = d.policy.Do(ctx, func(ctx context.Context) error {
+				vl, _, err := d.c.Variants(ctx, b.ID)
+				if err == nil {
+					vs = vl.Variants
+				}
+				return err
+			})
+			if err != nil {
+				return nil // explains nothing; see above
+			}
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			d.p.DiscoveryRequests++
+			for _, v := range vs {
+				known[v.ID] = true
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return known, nil
 }
 
 // dropUnreadable moves the curricula whose details answered 403 from
@@ -593,9 +696,10 @@ func (f *family) variants(b api.Curriculum) ([]api.Variant, bool) {
 }
 
 // unexplained reports records that are neither a base curriculum nor a
-// variant the plan knows of.
-func (f *family) unexplained(cs []CurriculumPlan) bool {
-	known := map[string]bool{}
+// variant the plan, or known (variants of bases the plan left out),
+// knows of.
+func (f *family) unexplained(cs []CurriculumPlan, others map[string]bool) bool {
+	known := maps.Clone(others)
 	for _, cp := range cs {
 		for _, v := range cp.Variants {
 			known[v.ID] = true
