@@ -113,6 +113,9 @@ func (s *serializer) element(n *html.Node, parentNS string) {
 		s.str(` xmlns="` + ns + `"`)
 	}
 	s.attributes(n)
+	if ns == NamespaceXHTML && leftToRight[name] && !hasAttr(n, "dir") {
+		s.str(` dir="ltr"`)
+	}
 	if n.FirstChild == nil && (ns != NamespaceXHTML || isVoid(name)) {
 		s.str("/>")
 		return
@@ -126,6 +129,23 @@ func (s *serializer) element(n *html.Node, parentNS string) {
 	}
 	s.children(n, ns)
 	s.str("</" + name + ">")
+}
+
+// leftToRight are the elements of code, which read left to right in
+// every locale, also inside a right-to-left page: one without a dir
+// attribute gets dir="ltr" (which also isolates it from the text around
+// it). The direction lives in the markup because EPUB forbids the CSS
+// direction and unicode-bidi properties in a book's stylesheet.
+var leftToRight = map[string]bool{"pre": true, "code": true, "kbd": true, "samp": true}
+
+// hasAttr reports whether n has the attribute key, in no namespace.
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // attributes writes n's attributes that XML can hold, each name once, and
