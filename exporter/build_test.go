@@ -87,8 +87,14 @@ func TestBuildSelectionAfterFullExport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A copy of the cache each: a build writes its snapshots there,
+			// and curex does not share one cache between runs at once.
+			own := t.TempDir()
+			if err := os.CopyFS(own, os.DirFS(cache)); err != nil {
+				t.Fatal(err)
+			}
 			built := filepath.Join(t.TempDir(), "built")
-			got, err := exporter.Build(context.Background(), exporter.Config{Output: built, CacheDir: cache,
+			got, err := exporter.Build(context.Background(), exporter.Config{Output: built, CacheDir: own,
 				Generator: "curex test", Formats: formats, Filter: tc.filter})
 			if err != nil {
 				t.Fatalf("build after a full export: %v", err)

@@ -18,9 +18,10 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/internal/race"
 )
 
-var scaleCurricula = flag.Int("scale-curricula", 500, "TestNightlyAtScale: base curricula of the synthetic organization (5 variants × 10 locales each); 20 under -race")
+var scaleCurricula = flag.Int("scale-curricula", 500, "TestNightlyAtScale: base curricula of the synthetic organization (5 variants × 10 locales each); at most 5 under -race")
 
 // orderedTrees records the /resolved requests a handler answers, in order.
 type orderedTrees struct {
@@ -61,8 +62,8 @@ func TestNightlyAtScale(t *testing.T) {
 		t.Skip("-short")
 	}
 	n := *scaleCurricula
-	if raceDetector {
-		n = min(n, 20) // make test runs the full scale once without -race
+	if race.Enabled {
+		n = min(n, 5) // make test runs the full scale once without -race (make nightly)
 	}
 	synctest.Test(t, func(t *testing.T) { nightlyAtScale(t, n) })
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
+	"github.com/curex/curex/internal/race"
 )
 
 // TestMain lets the kill and signal tests run this test binary as the
@@ -97,6 +98,12 @@ func consistent(t *testing.T, dir string) {
 func TestKilledExportsNeverMixOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs curex a dozen times")
+	}
+	if race.Enabled {
+		// The runs are child processes, a test binary built with -race
+		// each: ten times slower, for races the in-process tests already
+		// look for. make test runs this test again without -race.
+		t.Skip("a test of processes: make test runs it without -race")
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -64,7 +64,10 @@ func exportIn(t *testing.T, url, out string, args ...string) (code int, stdout, 
 	t.Setenv(api.EnvToken, intakeToken)
 	t.Setenv("CUREX_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
 	var o, e bytes.Buffer
-	all := append([]string{"export", "-q", "--base-url", url, "--output", out, "--cache-dir", t.TempDir(), "--formats", "html"}, args...)
+	// Two trees (the base curricula in English): these tests are about
+	// the files settings name, not about content.
+	all := append([]string{"export", "-q", "--base-url", url, "--output", out, "--cache-dir", t.TempDir(),
+		"--formats", "html", "--variants", "base", "--locales", "en"}, args...)
 	code = run(context.Background(), all, &o, &e)
 	return code, o.String(), e.String()
 }

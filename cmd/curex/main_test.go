@@ -196,8 +196,9 @@ func TestDemoFormats(t *testing.T) {
 	}
 }
 
-// TestDemoServe runs `curex demo --serve` as a user would: the export,
-// then the site over HTTP until interrupted.
+// TestDemoServe runs `curex demo --serve` as a user would: the export
+// (the website and the JSON bundles: TestDemo covers the formats), then
+// the site over HTTP until interrupted.
 func TestDemoServe(t *testing.T) {
 	t.Setenv("CUREX_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -207,7 +208,7 @@ func TestDemoServe(t *testing.T) {
 	done := make(chan int, 1)
 	var errOut bytes.Buffer
 	go func() {
-		done <- run(ctx, []string{"demo", "--output", out, "--serve", "--addr", "127.0.0.1:0"}, pw, &errOut)
+		done <- run(ctx, []string{"demo", "--output", out, "--formats", "html,json", "--serve", "--addr", "127.0.0.1:0"}, pw, &errOut)
 		pw.Close()
 	}()
 	var base string

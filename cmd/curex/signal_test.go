@@ -20,6 +20,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/internal/race"
 )
 
 // snapshot is every file of a folder by path, with its SHA-256.
@@ -54,6 +55,12 @@ func snapshot(t *testing.T, dir string) map[string][sha256.Size]byte {
 func TestSignalStopsRendering(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs curex three times on a site of 4,000 pages")
+	}
+	if race.Enabled {
+		// The runs are child processes, a test binary built with -race
+		// each: ten times slower, for races the in-process tests already
+		// look for. make test runs this test again without -race.
+		t.Skip("a test of processes: make test runs it without -race")
 	}
 	exe, err := os.Executable()
 	if err != nil {
