@@ -343,7 +343,7 @@ func exportPrevious(t *testing.T, base exporter.Config, ds *dataset.Dataset) {
 		t.Fatal(err)
 	}
 	cfg := base
-	cfg.CacheDir, cfg.Transport = t.TempDir(), &sandbox.Transport{Handler: healthy}
+	cfg.CacheDir, cfg.Transport = t.TempDir(), &sandboxtest.Transport{Handler: healthy}
 	sum, err := exporter.Run(t.Context(), cfg)
 	if err != nil || sum.Partial() {
 		t.Fatalf("previous export: %v %+v", err, sum)
@@ -398,7 +398,7 @@ func runFaultRow(t *testing.T, row faultRow, sample string) {
 		handler = env.wraps[i](handler)
 	}
 	cfg := env.cfg
-	cfg.Transport = &sandbox.Transport{Handler: env.log.wrap(handler)}
+	cfg.Transport = &sandboxtest.Transport{Handler: env.log.wrap(handler)}
 	cfg.Progress = env.progress
 
 	start := time.Now()

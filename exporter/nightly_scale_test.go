@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 	"github.com/curex/curex/internal/race"
 )
 
@@ -78,7 +79,7 @@ func nightlyAtScale(t *testing.T, curricula int) {
 	cfg := exporter.Config{
 		BaseURL: "http://localhost", Token: dataset.SyntheticToken, Output: "/out", Fs: afero.NewMemMapFs(),
 		CacheDir: filepath.Join(t.TempDir(), "cache"), Limits: ratelimit.Default(), Generator: "curex test",
-		Formats: []string{"json"}, Transport: &sandbox.Transport{Handler: rec},
+		Formats: []string{"json"}, Transport: &sandboxtest.Transport{Handler: rec},
 	}
 	window := fresh.DefaultWindow
 	trees := curricula * 5 * 10

@@ -24,6 +24,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // The virtual-time benchmarks of this file run their workload in a
@@ -264,7 +265,7 @@ func secondConsumer(t *testing.T) {
 	ctx, stop := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		client := &http.Client{Transport: &sandbox.Transport{Handler: rec}}
+		client := &http.Client{Transport: &sandboxtest.Transport{Handler: rec}}
 		tick := time.NewTicker(4 * time.Second)
 		defer tick.Stop()
 		for {
@@ -291,7 +292,7 @@ func secondConsumer(t *testing.T) {
 	sum, err := exporter.Run(t.Context(), exporter.Config{
 		BaseURL: "http://localhost", Token: dataset.SyntheticToken, Output: "/out", Fs: afero.NewMemMapFs(),
 		CacheDir: filepath.Join(t.TempDir(), "cache"), Limits: limits, Formats: []string{"json"},
-		Generator: "curex bench", Transport: &sandbox.Transport{Handler: rec}, Progress: progress,
+		Generator: "curex bench", Transport: &sandboxtest.Transport{Handler: rec}, Progress: progress,
 	})
 	stop()
 	wg.Wait()
@@ -405,7 +406,7 @@ func largerThanBudget(t *testing.T) {
 		return rec, exporter.Config{
 			BaseURL: "http://localhost", Token: dataset.SyntheticToken, Output: "/out", Fs: afero.NewMemMapFs(),
 			CacheDir: filepath.Join(t.TempDir(), "cache"), Limits: limits, Formats: []string{"json"},
-			Generator: "curex bench", Transport: &sandbox.Transport{Handler: rec},
+			Generator: "curex bench", Transport: &sandboxtest.Transport{Handler: rec},
 		}
 	}
 	// resolved counts the trees answered (not 429) per request, and all
@@ -565,7 +566,7 @@ func TestQuotaExportScheduleVirtual(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := &recorder{base: &sandbox.Transport{Handler: h}}
+		rec := &recorder{base: &sandboxtest.Transport{Handler: h}}
 		sum, err := exporter.Run(t.Context(), exporter.Config{
 			BaseURL: "http://localhost", Token: dataset.SyntheticToken, Output: "/out", Fs: afero.NewMemMapFs(),
 			CacheDir: filepath.Join(t.TempDir(), "cache"), Limits: limits, Concurrency: 4, Formats: []string{"json"},

@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // EnvAxe names the environment variable that gives the path of axe.min.js.
@@ -143,7 +144,7 @@ func exportSampleAs(t *testing.T, id render.Identity, formats ...string) string 
 	out := filepath.Join(t.TempDir(), "site")
 	sum, err := exporter.Run(context.Background(), exporter.Config{
 		BaseURL: "http://sandbox", AllowHTTP: true, Token: "sandbox-riverbend-token",
-		Transport: &sandbox.Transport{Handler: h}, AssetTransport: &sandbox.Transport{Handler: h}, Limits: ratelimit.Limits{},
+		Transport: &sandboxtest.Transport{Handler: h}, AssetTransport: &sandboxtest.Transport{Handler: h}, Limits: ratelimit.Limits{},
 		Output: out, Formats: formats, Concurrency: 2, Generator: "curex a11y test", Site: id,
 	})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 func TestNew(t *testing.T) {
@@ -469,7 +470,7 @@ func TestOverSandboxTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := &http.Client{Transport: &sandbox.Transport{Handler: h}}
+	hc := &http.Client{Transport: &sandboxtest.Transport{Handler: h}}
 	if _, err := api.New("http://sandbox", tokA, api.WithHTTPClient(hc)); err == nil {
 		t.Error("http://sandbox accepted without WithAllowHTTP")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // fullDisk is a DiskCache whose writes of trees fail as on a full disk.
@@ -37,7 +38,7 @@ func TestCacheWriteErrorStopsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ct := &countingTransport{base: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}}
+		ct := &countingTransport{base: &sandboxtest.Transport{Handler: trHandler(t, sandbox.Options{})}}
 		client, err := api.New("http://sandbox.test", trToken, api.WithHTTPClient(&http.Client{Transport: ct}),
 			api.WithAllowHTTP(), api.WithCache(fullDisk{disk}))
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -33,7 +34,7 @@ func TestTreeCaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &countingTransport{base: &sandbox.Transport{Handler: h}}
+	tr := &countingTransport{base: &sandboxtest.Transport{Handler: h}}
 	client, err := api.New("http://sandbox", dataset.SyntheticToken, api.WithAllowHTTP(), api.WithHTTPClient(&http.Client{Transport: tr}))
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // TestFetchStopsAtA401: once the token is rejected, the requests in flight
@@ -69,7 +70,7 @@ func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // and the test would fail at go test's -timeout.)
 func TestSlowConsumerDoesNotHoldTheWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ct := &countingTransport{base: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}}
+		ct := &countingTransport{base: &sandboxtest.Transport{Handler: trHandler(t, sandbox.Options{})}}
 		client, err := api.New("http://sandbox.test", trToken, api.WithHTTPClient(&http.Client{Transport: ct}), api.WithAllowHTTP())
 		if err != nil {
 			t.Fatal(err)
@@ -119,7 +120,7 @@ func TestSlowConsumerDoesNotHoldTheWorkers(t *testing.T) {
 func TestConsumerErrorStopsTheRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		client, err := api.New("http://sandbox.test", trToken,
-			api.WithHTTPClient(&http.Client{Transport: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}}), api.WithAllowHTTP())
+			api.WithHTTPClient(&http.Client{Transport: &sandboxtest.Transport{Handler: trHandler(t, sandbox.Options{})}}), api.WithAllowHTTP())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +152,7 @@ func TestConsumerErrorStopsTheRun(t *testing.T) {
 // queue, so the caller records it and the next run does not ask again.
 func TestCancelledRunDeliversWhatItFetched(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		ct := &countingTransport{base: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}}
+		ct := &countingTransport{base: &sandboxtest.Transport{Handler: trHandler(t, sandbox.Options{})}}
 		client, err := api.New("http://sandbox.test", trToken, api.WithHTTPClient(&http.Client{Transport: ct}), api.WithAllowHTTP())
 		if err != nil {
 			t.Fatal(err)

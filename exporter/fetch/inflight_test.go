@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // bodyTransport answers every request as base does, its 200 bodies padded
@@ -73,7 +74,7 @@ func TestBodiesInFlightBounded(t *testing.T) {
 	}{{5 * size / 2, 2}, {size / 2, 1}} {
 		t.Run(strconv.FormatInt(tt.budget, 10), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				bt := &bodyTransport{base: &sandbox.Transport{Handler: trHandler(t, sandbox.Options{})}, size: size}
+				bt := &bodyTransport{base: &sandboxtest.Transport{Handler: trHandler(t, sandbox.Options{})}, size: size}
 				client, err := api.New("http://sandbox.test", trToken, api.WithHTTPClient(&http.Client{Transport: bt}), api.WithAllowHTTP())
 				if err != nil {
 					t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // slowRoad delays each request by a random time before the server sees
@@ -51,7 +52,7 @@ func TestNoTooManyRequestsWhateverTheTransit(t *testing.T) {
 			}
 			stats := &fetch.Stats{}
 			tr := &fetch.Transport{
-				Base:    &slowRoad{base: &sandbox.Transport{Handler: h}, rng: rand.New(rand.NewPCG(seed, 9)), max: 400 * time.Millisecond},
+				Base:    &slowRoad{base: &sandboxtest.Transport{Handler: h}, rng: rand.New(rand.NewPCG(seed, 9)), max: 400 * time.Millisecond},
 				Limiter: pace.NewLimiter(pace.LimiterOptions{Limits: ls}),
 				Stats:   stats,
 			}

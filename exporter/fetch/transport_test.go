@@ -23,6 +23,7 @@ import (
 	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -50,7 +51,7 @@ type trExchange struct {
 }
 
 // trRecorder sits between fetch.Transport and the sandbox and records
-// every attempt. With sandbox.Transport a request reaches the handler's
+// every attempt. With sandboxtest.Transport a request reaches the handler's
 // rate limit at the moment it is sent.
 type trRecorder struct {
 	base http.RoundTripper
@@ -106,7 +107,7 @@ type trSetup struct {
 
 func trNew(t testing.TB, server sandbox.Options, lo pace.LimiterOptions, maxRequests int64) *trSetup {
 	t.Helper()
-	s := &trSetup{stats: &fetch.Stats{}, rec: &trRecorder{base: &sandbox.Transport{Handler: trHandler(t, server)}}}
+	s := &trSetup{stats: &fetch.Stats{}, rec: &trRecorder{base: &sandboxtest.Transport{Handler: trHandler(t, server)}}}
 	s.limiter = pace.NewLimiter(lo)
 	s.tr = &fetch.Transport{Base: s.rec, Limiter: s.limiter, Stats: s.stats, MaxRequests: maxRequests}
 	s.client = &http.Client{Transport: s.tr}
@@ -409,7 +410,7 @@ func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { re
 func TestTransportWithoutLimiter(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := trHandler(t, sandbox.Options{Limits: ratelimit.Limits{}})
-		c := &http.Client{Transport: &fetch.Transport{Base: &sandbox.Transport{Handler: h}}}
+		c := &http.Client{Transport: &fetch.Transport{Base: &sandboxtest.Transport{Handler: h}}}
 		start := time.Now()
 		for range 200 {
 			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://sandbox.test/api/v1/me", nil)

@@ -266,51 +266,11 @@ func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string
 // starts; then it deletes the stale objects. It stops at the first failed
 // upload and deletes nothing then.
 func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res *Result, guard func(string) error, o Options) error {
-	var mu sync.Mutex
-	report := func(op Op, key string, n int64, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		var done int
-		if op == OpUpload {
-			res.Uploaded++
-			res.Bytes += n
-			done = res.Uploaded
-		} else {
-			res.Deleted++
-			done = res.Deleted
-		}
-		o.Log.Debug("publish: "+string(op), "key", key, "bytes", n)
-		if o.Progress != nil {
-			o.Progress(Event{Op: op, Key: key, Bytes: n, Done: done, Total: total})
-		}
-	}
+	x := &executor{root: root, b: b, plan: plan, res: res, guard: guard, o: o}
 	total := len(plan.Upload)
 	var err error
 	for phase := phaseAssets; phase <= phaseManifest && err == nil; phase++ {
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(o.Concurrency)
-		for _, it := range plan.Upload {
-			if it.phase() != phase {
-				continue
-			}
-			g.Go(func() (err error) {
-				defer crash.Recover(&err)
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				if guard != nil {
-					if err := guard(it.Key); err != nil {
-						return err
-					}
-				}
-				if err := upload(gctx, root, b, it, plan.Target); err != nil {
-					return err
-				}
-				report(OpUpload, it.Key, it.Size, total)
-				return nil
-			})
-		}
-		err = g.Wait()
+		err = x.uploadPhase(ctx, phase)
 	}
 	if err != nil {
 		if cerr := context.Cause(ctx); cerr != nil && !errors.Is(err, cerr) {
@@ -319,32 +279,99 @@ func execute(ctx context.Context, root *os.Root, b *blob.Bucket, plan *Plan, res
 		return fmt.Errorf("stopped after %d of %d uploads; nothing deleted and %s not replaced; publishing again continues: %w",
 			res.Uploaded, total, output.ManifestName, err)
 	}
+	if err := x.deleteStale(ctx); err != nil {
+		return fmt.Errorf("every file uploaded, but deleting stale objects stopped after %d of %d; publishing again finishes it: %w",
+			res.Deleted, len(plan.Delete), err)
+	}
+	return nil
+}
+
+// executor carries out one plan, counting into its Result.
+type executor struct {
+	root  *os.Root
+	b     *blob.Bucket
+	plan  *Plan
+	res   *Result
+	guard func(string) error
+	o     Options
+	mu    sync.Mutex // guards res's counts and the order of progress events
+}
+
+// report counts one finished upload or deletion of key (n bytes; total
+// such operations) and tells the log and the progress callback.
+func (x *executor) report(op Op, key string, n int64, total int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var done int
+	if op == OpUpload {
+		x.res.Uploaded++
+		x.res.Bytes += n
+		done = x.res.Uploaded
+	} else {
+		x.res.Deleted++
+		done = x.res.Deleted
+	}
+	x.o.Log.Debug("publish: "+string(op), "key", key, "bytes", n)
+	if x.o.Progress != nil {
+		x.o.Progress(Event{Op: op, Key: key, Bytes: n, Done: done, Total: total})
+	}
+}
+
+// uploadPhase uploads the plan's files of one phase, o.Concurrency at a
+// time, and returns the first error.
+func (x *executor) uploadPhase(ctx context.Context, phase int) error {
+	total := len(x.plan.Upload)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(o.Concurrency)
-	for _, key := range plan.Delete {
+	g.SetLimit(x.o.Concurrency)
+	for _, it := range x.plan.Upload {
+		if it.phase() != phase {
+			continue
+		}
 		g.Go(func() (err error) {
 			defer crash.Recover(&err)
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			if guard != nil {
-				if err := guard(key); err != nil {
+			if x.guard != nil {
+				if err := x.guard(it.Key); err != nil {
 					return err
 				}
 			}
-			err = b.Delete(gctx, key)
-			if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-				return fmt.Errorf("delete %q from %s: %w", key, plan.Target, err)
+			if err := upload(gctx, x.root, x.b, it, x.plan.Target); err != nil {
+				return err
 			}
-			report(OpDelete, key, 0, len(plan.Delete))
+			x.report(OpUpload, it.Key, it.Size, total)
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return fmt.Errorf("every file uploaded, but deleting stale objects stopped after %d of %d; publishing again finishes it: %w",
-			res.Deleted, len(plan.Delete), err)
+	return g.Wait()
+}
+
+// deleteStale deletes the plan's stale objects, o.Concurrency at a time
+// (one already gone counts as deleted), and returns the first error.
+func (x *executor) deleteStale(ctx context.Context) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(x.o.Concurrency)
+	for _, key := range x.plan.Delete {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			if x.guard != nil {
+				if err := x.guard(key); err != nil {
+					return err
+				}
+			}
+			err = x.b.Delete(gctx, key)
+			if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+				return fmt.Errorf("delete %q from %s: %w", key, x.plan.Target, err)
+			}
+			x.report(OpDelete, key, 0, len(x.plan.Delete))
+			return nil
+		})
 	}
-	return nil
+	return g.Wait()
 }
 
 // upload stores one file under its key with its headers and its SHA-256

@@ -7,8 +7,8 @@
 // resolution with translation fallback, ETags with conditional requests,
 // sliding-window rate limits per token, and seeded fault injection. It is an
 // http.Handler, so tests can serve it with httptest.NewServer, or drive it
-// without sockets through Transport (which keeps testing/synctest bubbles
-// free of network I/O). Listen serves it on an address, as `curex sandbox`
+// without sockets through sandboxtest.Transport (which keeps
+// testing/synctest bubbles free of network I/O). Listen serves it on an address, as `curex sandbox`
 // does.
 //
 // Choices made where the specification says "not shown" are documented in

@@ -43,21 +43,3 @@ func ExampleNew() {
 	fmt.Println(resp.StatusCode, body.Meta.VariantChain, body.Meta.Locale)
 	// Output: 200 [Algebra 1 Texas Houston ISD] es
 }
-
-// Transport serves requests without a socket, which keeps tests inside a
-// testing/synctest bubble on virtual time.
-func ExampleTransport() {
-	ds, _ := dataset.Sample()
-	h, _ := sandbox.New(ds, sandbox.Options{})
-	client := &http.Client{Transport: &sandbox.Transport{Handler: h}}
-
-	req, _ := http.NewRequest(http.MethodGet, "http://sandbox/api/v1/me", nil)
-	req.Header.Set("Authorization", "Bearer sandbox-expired-token")
-	resp, err := client.Do(req)
-	if err != nil {
-		panic(err)
-	}
-	defer resp.Body.Close()
-	fmt.Println(resp.StatusCode)
-	// Output: 401
-}

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // tinyPath is the small hand-written dataset the precise assertions use.
@@ -227,7 +228,7 @@ func readAll(resp *http.Response) ([]byte, error) {
 
 // transportClient talks to h without sockets, for synctest bubbles.
 func transportClient(h http.Handler) *http.Client {
-	return &http.Client{Transport: &sandbox.Transport{Handler: h}}
+	return &http.Client{Transport: &sandboxtest.Transport{Handler: h}}
 }
 
 func clientGet(t testing.TB, c *http.Client, target, token string) (*http.Response, []byte, error) {

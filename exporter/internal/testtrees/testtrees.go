@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
+	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
 // SampleToken is the sample dataset's token of the organization with the
@@ -40,7 +41,7 @@ func Fetch(ctx context.Context, ds *dataset.Dataset, token string, f fetch.Filte
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	client, err := api.New("http://sandbox", token,
-		api.WithAllowHTTP(), api.WithHTTPClient(&http.Client{Transport: &sandbox.Transport{Handler: h}}))
+		api.WithAllowHTTP(), api.WithHTTPClient(&http.Client{Transport: &sandboxtest.Transport{Handler: h}}))
 	if err != nil {
 		return nil, err
 	}

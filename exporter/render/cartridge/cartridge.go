@@ -305,41 +305,9 @@ func siteURL(site, p string) string {
 // page renders n's page at the archive path name and returns the archive
 // paths of the images it shows.
 func (b *build) page(n *model.Node, title, name string) ([]string, error) {
-	cr := b.r.content
 	var imgs []string
-	if b.r.opts.Images != nil && b.r.opts.ImageData != nil {
-		cr = cr.WithImages(func(u string) (content.Image, bool) {
-			img, ok := b.r.opts.Images(u)
-			if !ok || img.Failed {
-				return img, ok
-			}
-			data, ok := b.r.opts.ImageData(img.Path)
-			if !ok {
-				return content.Image{Failed: true}, true
-			}
-			p := ImagesDir + path.Base(img.Path)
-			if _, seen := b.files[p]; !seen {
-				b.files[p] = data
-				b.order = append(b.order, p)
-			}
-			imgs = append(imgs, p)
-			img.Path = p
-			return img, true
-		}, name)
-	}
-	// Untranslated content is in another language, which its lang
-	// declares, with a notice in the page's (as in the handbook).
-	contentMsgs, fallback, notice := b.msgs, "", ""
-	if fl := handbook.FallbackLang(b.t.Tree, n); fl != "" {
-		contentMsgs, fallback = i18n.For(fl), handbook.LangAttr(fl)
-		name := fl
-		for _, l := range b.t.Locales {
-			if l.Code == fl && strings.TrimSpace(l.Name) != "" {
-				name = l.Name
-			}
-		}
-		notice = b.msgs.T("handbook_fallback", clean(name))
-	}
+	cr := b.pageContent(name, &imgs)
+	contentMsgs, fallback, notice := b.fallback(n)
 	html, err := cr.NodeLevel(n.Attributes, n.Title, labels(contentMsgs), "c-", 2)
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %w", n.ID, err)
@@ -387,6 +355,52 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// pageContent is the content renderer for the page at the archive path
+// name: with the exporter's images, it adds each image the page shows to the
+// archive once and appends its archive path to imgs.
+func (b *build) pageContent(name string, imgs *[]string) *content.Renderer {
+	cr := b.r.content
+	if b.r.opts.Images == nil || b.r.opts.ImageData == nil {
+		return cr
+	}
+	return cr.WithImages(func(u string) (content.Image, bool) {
+		img, ok := b.r.opts.Images(u)
+		if !ok || img.Failed {
+			return img, ok
+		}
+		data, ok := b.r.opts.ImageData(img.Path)
+		if !ok {
+			return content.Image{Failed: true}, true
+		}
+		p := ImagesDir + path.Base(img.Path)
+		if _, seen := b.files[p]; !seen {
+			b.files[p] = data
+			b.order = append(b.order, p)
+		}
+		*imgs = append(*imgs, p)
+		img.Path = p
+		return img, true
+	}, name)
+}
+
+// fallback returns the messages n's content is written in and, when it is
+// untranslated (in another language, which its lang declares, with a
+// notice in the page's, as in the handbook), that language's lang
+// attribute and the notice.
+func (b *build) fallback(n *model.Node) (contentMsgs i18n.Messages, lang, notice string) {
+	fl := handbook.FallbackLang(b.t.Tree, n)
+	if fl == "" {
+		return b.msgs, "", ""
+	}
+	name := fl
+	for _, l := range b.t.Locales {
+		if l.Code == fl && strings.TrimSpace(l.Name) != "" {
+			name = l.Name
+		}
+	}
+	return i18n.For(fl), handbook.LangAttr(fl), b.msgs.T("handbook_fallback", clean(name))
 }
 
 // nodeTitle is n's title, cleaned, or a placeholder.

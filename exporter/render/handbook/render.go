@@ -203,6 +203,24 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 		return nil, fmt.Errorf("handbook %s: %w", t.Dir(), err)
 	}
 	m := i18n.For(t.Locale)
+	p := r.frontMatter(t, info, paper, m)
+	cr := r.content
+	if info.Images != nil {
+		cr = cr.WithImages(info.Images, layout.Handbook(t.Export))
+	}
+	if err := r.addSections(p, cr, t, info, m); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := r.tmpl.ExecuteTemplate(&buf, rootTemplate, p); err != nil {
+		return nil, fmt.Errorf("handbook %s: %w", t.Dir(), err)
+	}
+	return buf.Bytes(), nil
+}
+
+// frontMatter is the Page of t without its sections: what the cover, the
+// title and the running headers show.
+func (r *Renderer) frontMatter(t *model.Tree, info Info, paper string, m i18n.Messages) *Page {
 	p := &Page{
 		Lang: LangAttr(t.Locale), RTL: i18n.RTL(t.Locale), Paper: paper, PDF: info.PDF,
 		Generator: clean(r.opts.Generator), Curriculum: clean(t.CurriculumName),
@@ -238,18 +256,20 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 		title = append(title, isolate(clean(t.Variant)))
 	}
 	p.Title = strings.Join(append(title, isolate(p.LocaleName)), " · ")
+	return p
+}
 
-	cr := r.content
-	if info.Images != nil {
-		cr = cr.WithImages(info.Images, layout.Handbook(t.Export))
-	}
+// addSections adds to p a Section for every node of t in reading order,
+// grouped into parts (one per top-level node), with the nesting of the
+// table of contents' lists.
+func (r *Renderer) addSections(p *Page, cr *content.Renderer, t *model.Tree, info Info, m i18n.Messages) error {
 	nodes := flatten(t)
 	p.Sections = make([]*Section, 0, len(nodes))
 	prevNest := -1
 	for i, f := range nodes {
 		s, err := r.section(cr, t, info, m, i, f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// The table of contents' lists: nest is the entry's list level,
 		// which grows by one at most from one entry to the next.
@@ -271,11 +291,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	if prevNest > 0 {
 		p.TOCEnd = make([]struct{}, prevNest)
 	}
-	var buf bytes.Buffer
-	if err := r.tmpl.ExecuteTemplate(&buf, rootTemplate, p); err != nil {
-		return nil, fmt.Errorf("handbook %s: %w", t.Dir(), err)
-	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 // section builds the Section of the node at index i in reading order.

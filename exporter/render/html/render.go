@@ -28,8 +28,9 @@ import (
 type Options struct {
 	// ThemeDir is an optional folder that overrides the embedded theme: its
 	// *.html files are parsed after the embedded templates, so a {{define}}
-	// there replaces that block, and its assets/ files replace the default
-	// assets of the same name (site.css, site.js, icons/NAME.svg, ...).
+	// there replaces that block, its assets/ files replace the default
+	// assets of the same name (site.css, site.js, icons/NAME.svg, ...), and
+	// its i18n/<locale>.json files replace words of the interface.
 	ThemeDir string
 	// NoSitemap says the site has no sitemap (no Site.URL). The renderer
 	// then keeps, of each tree it renders, only its translation progress
@@ -85,6 +86,9 @@ type Renderer struct {
 	// identity holds the files of Options.Identity.
 	identity *identityAssets
 	content  *contentRenderer
+	// words are the user-interface words: curex's, with the theme's
+	// i18n/<locale>.json over them.
+	words *i18n.Catalog
 	// joinItems is set when the "tree" template is the embedded one,
 	// which prints a list's items one a line: a run of items rendered
 	// once per tree is then handed to it as one item, joined the same
@@ -136,6 +140,10 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
+	words, err := i18n.Builtin().WithOverrides(theme)
+	if err != nil {
+		return nil, fmt.Errorf("theme: %w", err)
+	}
 	assets, err := loadAssets(theme, chromaCSS())
 	if err != nil {
 		return nil, err
@@ -144,7 +152,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, trees: map[string]*treeRecord{},
+	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{},
 		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
 }
 
@@ -415,7 +423,7 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 
 func (r *Renderer) renderCatalog(w Writer, site *Site) error {
 	lang := siteLang(site)
-	m := i18n.For(lang)
+	m := r.words.For(lang)
 	p := &Page{Kind: "catalog", Path: layout.Home, Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
 	p.Title = siteTitle(site, lang, m)
 	if site.URL != "" {
@@ -442,7 +450,7 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 	if lang == "" {
 		lang = siteLang(site)
 	}
-	m := i18n.For(lang)
+	m := r.words.For(lang)
 	p := &Page{Kind: "curriculum", Path: layout.CurriculumIndex(c.Slug), Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
 	p.Title = c.Name + " — " + siteTitle(site, lang, m)
 	p.Description = c.Description
@@ -491,7 +499,7 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 // at "/" (the only links of the site that do).
 func (r *Renderer) renderNotFound(w Writer, site *Site) error {
 	lang := siteLang(site)
-	m := i18n.For(lang)
+	m := r.words.For(lang)
 	root := "/"
 	if site.URL != "" {
 		root = strings.TrimSuffix(site.URL, "/") + "/"

@@ -78,7 +78,7 @@ func (r *Renderer) RenderTree(ctx context.Context, w Writer, site *Site, t *mode
 		return err
 	}
 	own := OutlineOf(t)
-	x := &treeCtx{ctx: ctx, r: r, site: site, c: c, v: v, l: l, t: t, m: i18n.For(l.Code), dir: t.Dir(),
+	x := &treeCtx{ctx: ctx, r: r, site: site, c: c, v: v, l: l, t: t, m: r.words.For(l.Code), dir: t.Dir(),
 		byID: map[string]*flatNode{}, pages: map[*model.Node]string{}, rtl: localeRTL(l), itemCache: map[string]template.HTML{}}
 	x.toc = layout.ExportIndex(t.Export)
 	x.history = site.Changes[x.dir]

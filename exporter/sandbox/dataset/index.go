@@ -49,8 +49,13 @@ func ValidLocaleCode(code string) bool { return localeCode.MatchString(code) }
 
 // NewIndex validates ds and indexes it. The returned error is a
 // *ValidationError listing every problem found.
+//
+// Validation runs in stages, and a stage runs only when the ones before it
+// found nothing, since each relies on what the earlier ones established:
+// ids and references first, then the curriculum chains (no cycles), then
+// the nodes and variant names, then that every curriculum resolves.
 func NewIndex(ds *Dataset) (*Index, error) {
-	ix := &Index{
+	v := &validator{ix: &Index{
 		ds:        ds,
 		orgs:      map[string]*Organization{},
 		users:     map[string]*User{},
@@ -61,16 +66,46 @@ func NewIndex(ds *Dataset) (*Index, error) {
 		owner:     map[string]string{},
 		nodeCount: map[string]int{},
 		published: map[string]bool{},
+	}}
+	stages := [][]func(){
+		{v.indexAccounts, v.indexNodeTypes, v.indexCurricula, v.checkCurricula},
+		{v.checkChains},
+		{v.indexNodes, v.checkVariantNames},
+		{v.checkResolves},
 	}
-	var problems []string
-	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	for _, stage := range stages {
+		for _, step := range stage {
+			step()
+		}
+		if len(v.problems) > 0 {
+			return nil, &ValidationError{Problems: v.problems}
+		}
+	}
+	return v.ix, nil
+}
 
+// validator fills an Index while validating its dataset, collecting every
+// problem it finds.
+type validator struct {
+	ix       *Index
+	problems []string
+}
+
+// bad records one problem.
+func (v *validator) bad(format string, args ...any) {
+	v.problems = append(v.problems, fmt.Sprintf(format, args...))
+}
+
+// indexAccounts indexes the organizations, users and tokens, checking ids
+// and the references between them.
+func (v *validator) indexAccounts() {
+	ds, ix := v.ix.ds, v.ix
 	for i := range ds.Organizations {
 		o := &ds.Organizations[i]
 		if o.ID == "" {
-			bad("organization %d: empty id", i)
+			v.bad("organization %d: empty id", i)
 		} else if ix.orgs[o.ID] != nil {
-			bad("organization %q: duplicate id", o.ID)
+			v.bad("organization %q: duplicate id", o.ID)
 		}
 		ix.orgs[o.ID] = o
 	}
@@ -78,11 +113,11 @@ func NewIndex(ds *Dataset) (*Index, error) {
 		u := &ds.Users[i]
 		switch {
 		case u.ID == "":
-			bad("user %d: empty id", i)
+			v.bad("user %d: empty id", i)
 		case ix.users[u.ID] != nil:
-			bad("user %q: duplicate id", u.ID)
+			v.bad("user %q: duplicate id", u.ID)
 		case ix.orgs[u.Organization] == nil:
-			bad("user %q: unknown organization %q", u.ID, u.Organization)
+			v.bad("user %q: unknown organization %q", u.ID, u.Organization)
 		}
 		ix.users[u.ID] = u
 	}
@@ -90,139 +125,173 @@ func NewIndex(ds *Dataset) (*Index, error) {
 		t := &ds.Tokens[i]
 		switch {
 		case t.Token == "" || strings.ContainsAny(t.Token, " \t\r\n"):
-			bad("token %d: empty or contains white space", i)
+			v.bad("token %d: empty or contains white space", i)
 		case ix.tokens[t.Token] != nil:
-			bad("token %d: duplicate", i) // never print a token
+			v.bad("token %d: duplicate", i) // never print a token
 		case ix.users[t.User] == nil:
-			bad("token %d: unknown user %q", i, t.User)
+			v.bad("token %d: unknown user %q", i, t.User)
 		}
 		ix.tokens[t.Token] = t
 	}
+}
+
+// indexNodeTypes indexes the node types by name.
+func (v *validator) indexNodeTypes() {
+	ds, ix := v.ix.ds, v.ix
 	for i := range ds.NodeTypes {
 		nt := &ds.NodeTypes[i]
 		if nt.Name == "" {
-			bad("node type %d: empty name", i)
+			v.bad("node type %d: empty name", i)
 		} else if ix.types[nt.Name] != nil {
-			bad("node type %q: duplicate name", nt.Name)
+			v.bad("node type %q: duplicate name", nt.Name)
 		}
 		ix.types[nt.Name] = nt
 	}
+}
+
+// indexCurricula indexes the curricula by id.
+func (v *validator) indexCurricula() {
+	ds, ix := v.ix.ds, v.ix
 	for i := range ds.Curricula {
 		c := &ds.Curricula[i]
 		if c.ID == "" {
-			bad("curriculum %d: empty id", i)
+			v.bad("curriculum %d: empty id", i)
 			continue
 		}
 		if ix.curricula[c.ID] != nil {
-			bad("curriculum %q: duplicate id", c.ID)
+			v.bad("curriculum %q: duplicate id", c.ID)
 			continue
 		}
 		ix.curricula[c.ID] = c
 	}
+}
+
+// checkCurricula checks each curriculum's own fields and, for a base, its
+// organization and primary locale, for a variant, its parent (indexing the
+// variants of each curriculum).
+func (v *validator) checkCurricula() {
+	ds, ix := v.ix.ds, v.ix
 	for i := range ds.Curricula {
 		c := &ds.Curricula[i]
 		if c.Name == "" {
-			bad("curriculum %q: empty name", c.ID)
+			v.bad("curriculum %q: empty name", c.ID)
 		}
 		if c.Shape != "" && c.Shape != ShapeFull && c.Shape != ShapeAlternate {
-			bad("curriculum %q: shape %q is neither %q nor %q", c.ID, c.Shape, ShapeFull, ShapeAlternate)
+			v.bad("curriculum %q: shape %q is neither %q nor %q", c.ID, c.Shape, ShapeFull, ShapeAlternate)
 		}
 		if c.UpdatedAt.Before(c.CreatedAt) {
-			bad("curriculum %q: updated_at before created_at", c.ID)
+			v.bad("curriculum %q: updated_at before created_at", c.ID)
 		}
 		for _, l := range c.Locales {
 			if !ValidLocaleCode(l.Code) {
-				bad("curriculum %q: locale code %q is not a language tag", c.ID, l.Code)
+				v.bad("curriculum %q: locale code %q is not a language tag", c.ID, l.Code)
 			}
 		}
 		if c.Parent == "" {
-			if ix.orgs[c.Organization] == nil {
-				bad("curriculum %q: unknown organization %q", c.ID, c.Organization)
-			}
-			if c.PrimaryLocale == "" || !slices.ContainsFunc(c.Locales, func(l Locale) bool { return l.Code == c.PrimaryLocale }) {
-				bad("curriculum %q: primary_locale %q must be one of its locales", c.ID, c.PrimaryLocale)
-			}
-			if len(c.Overrides)+len(c.Additions) > 0 {
-				bad("curriculum %q: a base curriculum has nodes, not overrides or additions", c.ID)
-			}
+			v.checkBase(c)
 			continue
 		}
 		if ix.curricula[c.Parent] == nil {
-			bad("curriculum %q: unknown parent %q", c.ID, c.Parent)
+			v.bad("curriculum %q: unknown parent %q", c.ID, c.Parent)
 			continue
 		}
 		ix.variants[c.Parent] = append(ix.variants[c.Parent], c.ID)
 		if len(c.Nodes) > 0 {
-			bad("curriculum %q: a variant adds nodes with additions, not nodes", c.ID)
+			v.bad("curriculum %q: a variant adds nodes with additions, not nodes", c.ID)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &ValidationError{Problems: problems}
+}
+
+// checkBase checks what only a base curriculum (one without a parent) has.
+func (v *validator) checkBase(c *Curriculum) {
+	if v.ix.orgs[c.Organization] == nil {
+		v.bad("curriculum %q: unknown organization %q", c.ID, c.Organization)
 	}
-	// Chains must end at a base curriculum: no cycles.
-	for _, c := range ds.Curricula {
-		if _, err := ix.chain(c.ID); err != nil {
-			bad("%v", err)
+	if c.PrimaryLocale == "" || !slices.ContainsFunc(c.Locales, func(l Locale) bool { return l.Code == c.PrimaryLocale }) {
+		v.bad("curriculum %q: primary_locale %q must be one of its locales", c.ID, c.PrimaryLocale)
+	}
+	if len(c.Overrides)+len(c.Additions) > 0 {
+		v.bad("curriculum %q: a base curriculum has nodes, not overrides or additions", c.ID)
+	}
+}
+
+// checkChains checks that every chain of parents ends at a base
+// curriculum: no cycles.
+func (v *validator) checkChains() {
+	for _, c := range v.ix.ds.Curricula {
+		if _, err := v.ix.chain(c.ID); err != nil {
+			v.bad("%v", err)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &ValidationError{Problems: problems}
-	}
-	// Node ids are unique across the dataset; node types exist.
+}
+
+// indexNodes records the curriculum that authored each node, checking that
+// node ids are unique across the dataset and that node types exist.
+func (v *validator) indexNodes() {
+	ds, ix := v.ix.ds, v.ix
 	for i := range ds.Curricula {
 		c := &ds.Curricula[i]
-		var visit func(n *Node)
-		visit = func(n *Node) {
-			switch {
-			case n.ID == "":
-				bad("curriculum %q: node with empty id (title %q)", c.ID, n.Title)
-			case ix.owner[n.ID] != "":
-				bad("node %q: duplicate id (curricula %q and %q)", n.ID, ix.owner[n.ID], c.ID)
-			default:
-				ix.owner[n.ID] = c.ID
-			}
-			if ix.types[n.NodeType] == nil {
-				bad("node %q: unknown node_type %q", n.ID, n.NodeType)
-			}
-			for j := range n.Children {
-				visit(&n.Children[j])
-			}
-		}
 		for j := range c.Nodes {
-			visit(&c.Nodes[j])
+			v.indexNode(c, &c.Nodes[j])
 		}
 		for j := range c.Additions {
-			visit(&c.Additions[j].Node)
+			v.indexNode(c, &c.Additions[j].Node)
 		}
 		for _, o := range c.Overrides {
 			if o.NodeType != "" && ix.types[o.NodeType] == nil {
-				bad("curriculum %q: override of %q: unknown node_type %q", c.ID, o.Node, o.NodeType)
+				v.bad("curriculum %q: override of %q: unknown node_type %q", c.ID, o.Node, o.NodeType)
 			}
 		}
 	}
-	// Variant names are unique in a family, since requests name variants.
-	for _, c := range ds.Curricula {
+}
+
+// indexNode indexes n, authored by c, and its descendants.
+func (v *validator) indexNode(c *Curriculum, n *Node) {
+	ix := v.ix
+	switch {
+	case n.ID == "":
+		v.bad("curriculum %q: node with empty id (title %q)", c.ID, n.Title)
+	case ix.owner[n.ID] != "":
+		v.bad("node %q: duplicate id (curricula %q and %q)", n.ID, ix.owner[n.ID], c.ID)
+	default:
+		ix.owner[n.ID] = c.ID
+	}
+	if ix.types[n.NodeType] == nil {
+		v.bad("node %q: unknown node_type %q", n.ID, n.NodeType)
+	}
+	for j := range n.Children {
+		v.indexNode(c, &n.Children[j])
+	}
+}
+
+// checkVariantNames checks that variant names are unique in a family,
+// since requests name variants.
+func (v *validator) checkVariantNames() {
+	ix := v.ix
+	for _, c := range ix.ds.Curricula {
 		if c.Parent != "" {
 			continue
 		}
 		seen := map[string]string{}
 		for _, id := range ix.Descendants(c.ID) {
-			v := ix.curricula[id]
-			if prev, dup := seen[v.Name]; dup {
-				bad("curricula %q and %q: variants of %q share the name %q", prev, id, c.ID, v.Name)
+			cur := ix.curricula[id]
+			if prev, dup := seen[cur.Name]; dup {
+				v.bad("curricula %q and %q: variants of %q share the name %q", prev, id, c.ID, cur.Name)
 			}
-			seen[v.Name] = id
+			seen[cur.Name] = id
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &ValidationError{Problems: problems}
-	}
-	// Every curriculum resolves: overrides and additions name nodes that
-	// exist, translations name nodes and enabled locales.
-	for _, c := range ds.Curricula {
+}
+
+// checkResolves checks that every curriculum resolves (overrides and
+// additions name nodes that exist, translations name nodes and enabled
+// locales) and records each one's node count and whether it is published.
+func (v *validator) checkResolves() {
+	ix := v.ix
+	for _, c := range ix.ds.Curricula {
 		t, err := ix.Resolve(c.ID, "")
 		if err != nil {
-			bad("%v", err)
+			v.bad("%v", err)
 			continue
 		}
 		ix.nodeCount[c.ID] = t.NodeCount
@@ -232,21 +301,17 @@ func NewIndex(ds *Dataset) (*Index, error) {
 		primary := ix.PrimaryLocale(c.ID)
 		for _, loc := range slices.Sorted(maps.Keys(c.Translations)) {
 			if loc == primary {
-				bad("curriculum %q: translations into the primary locale %q", c.ID, loc)
+				v.bad("curriculum %q: translations into the primary locale %q", c.ID, loc)
 			} else if !ix.HasLocale(c.ID, loc) {
-				bad("curriculum %q: translations into %q, which is not an enabled locale", c.ID, loc)
+				v.bad("curriculum %q: translations into %q, which is not an enabled locale", c.ID, loc)
 			}
 			for _, nid := range slices.Sorted(maps.Keys(c.Translations[loc])) {
 				if t.Node(nid) == nil {
-					bad("curriculum %q: translation into %q of node %q, which is not in its tree", c.ID, loc, nid)
+					v.bad("curriculum %q: translation into %q of node %q, which is not in its tree", c.ID, loc, nid)
 				}
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &ValidationError{Problems: problems}
-	}
-	return ix, nil
 }
 
 // Dataset returns the dataset the index was built from. Callers must not

@@ -95,8 +95,13 @@ var syntheticWords = strings.Fields(`learners explore model compare explain evid
 // Synthetic generates a dataset of the given size. The same options always
 // give the same dataset.
 func Synthetic(o SyntheticOptions) *Dataset {
-	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed))
-	epoch := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	g := &synth{
+		o:       o,
+		rng:     rand.New(rand.NewPCG(uint64(o.Seed), 0x5eed)),
+		epoch:   time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC),
+		types:   []string{"unit", "lesson", "activity"},
+		locales: syntheticLocales[:o.Locales],
+	}
 	ds := &Dataset{
 		Organizations: []Organization{{ID: "org-synthetic", Name: "Synthetic School District"}},
 		Users:         []User{{ID: "user-synthetic", Email: "publisher@example.org", Name: "Synthetic Publisher", Organization: "org-synthetic"}},
@@ -107,121 +112,156 @@ func Synthetic(o SyntheticOptions) *Dataset {
 			{Name: "activity", DisplayName: "Activity", Icon: "flask"},
 		},
 	}
-	types := []string{"unit", "lesson", "activity"}
-	locales := syntheticLocales[:o.Locales]
-	sentence := func(n int) string {
-		w := make([]string, n)
-		for i := range w {
-			w[i] = syntheticWords[rng.IntN(len(syntheticWords))]
-		}
-		s := strings.Join(w, " ")
-		return strings.ToUpper(s[:1]) + s[1:] + "."
-	}
-	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
 	for ci := range o.Curricula {
-		topic := syntheticTopics[ci%len(syntheticTopics)]
-		name := fmt.Sprintf("%s %d", topic, ci+1)
-		id := fmt.Sprintf("%d", 1000+ci)
-		shape := ShapeFull
-		if ci%3 == 2 {
-			shape, id = ShapeAlternate, "curriculum_"+id
-		}
-		base := Curriculum{
-			ID: id, Organization: "org-synthetic", Shape: shape, Name: name,
-			Description:   fmt.Sprintf("A synthetic %s course for scale tests.", strings.ToLower(topic)),
-			StructureName: "Units and lessons", PrimaryLocale: "en", Locales: locales,
-			CreatedAt: epoch, UpdatedAt: epoch.Add(time.Duration(ci) * time.Hour),
-			Translations: map[string]map[string]Translation{},
-		}
-		// A balanced tree of o.Nodes nodes and at most o.Depth levels.
-		branch := branching(o.Nodes, o.Depth)
-		var all []*Node
-		made := 0
-		grow := func(parent *[]Node, depth int, prefix string) {
-			for k := 0; k < branch && made < o.Nodes; k++ {
-				made++
-				nid := fmt.Sprintf("%s-%d", prefix, k+1)
-				*parent = append(*parent, Node{
-					ID: nid, Title: fmt.Sprintf("%s %s", topic, strings.TrimPrefix(nid, id+"-")),
-					NodeType: types[min(depth, len(types)-1)],
-					Attributes: map[string]json.RawMessage{
-						"description":         str(sentence(12) + " " + sentence(9)),
-						"learning_objectives": json.RawMessage(fmt.Sprintf(`[%s,%s]`, str(sentence(6)), str(sentence(7)))),
-						"estimated_minutes":   json.RawMessage(strconv.Itoa(15 + rng.IntN(40))),
-					},
-				})
-			}
-		}
-		// Breadth first, so that the count fills levels evenly.
-		type slot struct {
-			nodes  *[]Node
-			depth  int
-			prefix string
-		}
-		queue := []slot{{&base.Nodes, 0, id}}
-		for len(queue) > 0 && made < o.Nodes {
-			s := queue[0]
-			queue = queue[1:]
-			grow(s.nodes, s.depth, s.prefix)
-			if s.depth+1 < o.Depth {
-				for i := range *s.nodes {
-					n := &(*s.nodes)[i]
-					queue = append(queue, slot{&n.Children, s.depth + 1, n.ID})
-				}
-			}
-		}
-		var collect func(ns []Node)
-		collect = func(ns []Node) {
-			for i := range ns {
-				all = append(all, &ns[i])
-				collect(ns[i].Children)
-			}
-		}
-		collect(base.Nodes)
-		// Translations: coverage falls with each further locale.
-		for li, l := range locales[1:] {
-			share := max(0.2, 0.95-0.15*float64(li))
-			m := map[string]Translation{}
-			for _, n := range all {
-				if rng.Float64() < share {
-					m[n.ID] = Translation{
-						Title:      fmt.Sprintf("%s (%s)", n.Title, l.Code),
-						Attributes: map[string]json.RawMessage{"description": str(fmt.Sprintf("[%s] %s", l.Code, sentence(10)))},
-					}
-				}
-			}
-			base.Translations[l.Code] = m
-		}
+		base, all := g.base(ci)
 		ds.Curricula = append(ds.Curricula, base)
-		prev := id
-		for vi := range o.Variants {
-			parent := id
-			if vi%2 == 1 {
-				parent = prev
-			}
-			vid := fmt.Sprintf("%s-v%d", id, vi+1)
-			v := Curriculum{
-				ID: vid, Shape: shape, Name: fmt.Sprintf("%s Variant %d", name, vi+1), Parent: parent,
-				Description: "A synthetic variant.", StructureName: base.StructureName,
-				CreatedAt: epoch, UpdatedAt: epoch.Add(time.Duration(ci) * time.Hour),
-			}
-			for k := 0; k < max(1, len(all)/100); k++ {
-				n := all[rng.IntN(len(all))]
-				v.Overrides = append(v.Overrides, Override{
-					Node: n.ID, Title: n.Title + " (adapted)",
-					Attributes: map[string]json.RawMessage{"estimated_minutes": json.RawMessage(strconv.Itoa(20 + rng.IntN(30)))},
-				})
-			}
-			v.Additions = append(v.Additions, Addition{
-				Parent: all[0].ID, Position: 1,
-				Node: Node{ID: vid + "-added", Title: "Local extension " + strconv.Itoa(vi+1), NodeType: types[min(1, len(types)-1)],
-					Attributes: map[string]json.RawMessage{"description": str(sentence(14))}},
-			})
-			ds.Curricula = append(ds.Curricula, v)
-			prev = vid
-		}
+		ds.Curricula = append(ds.Curricula, g.variants(ci, &base, all)...)
 	}
 	return ds
+}
+
+// synth generates the curricula of a synthetic dataset. Every random draw
+// comes from rng in a fixed order, which keeps the dataset repeatable.
+type synth struct {
+	o       SyntheticOptions
+	rng     *rand.Rand
+	epoch   time.Time
+	types   []string // node types by tree level
+	locales []Locale // enabled locales, the primary first
+}
+
+// sentence is n random words, capitalised, with a full stop.
+func (g *synth) sentence(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = syntheticWords[g.rng.IntN(len(syntheticWords))]
+	}
+	s := strings.Join(w, " ")
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+
+// base generates the ci-th base curriculum, its tree and translations, and
+// returns it with its nodes in depth-first order.
+func (g *synth) base(ci int) (Curriculum, []*Node) {
+	topic := syntheticTopics[ci%len(syntheticTopics)]
+	id := fmt.Sprintf("%d", 1000+ci)
+	shape := ShapeFull
+	if ci%3 == 2 {
+		shape, id = ShapeAlternate, "curriculum_"+id
+	}
+	base := Curriculum{
+		ID: id, Organization: "org-synthetic", Shape: shape, Name: fmt.Sprintf("%s %d", topic, ci+1),
+		Description:   fmt.Sprintf("A synthetic %s course for scale tests.", strings.ToLower(topic)),
+		StructureName: "Units and lessons", PrimaryLocale: "en", Locales: g.locales,
+		CreatedAt: g.epoch, UpdatedAt: g.epoch.Add(time.Duration(ci) * time.Hour),
+		Translations: map[string]map[string]Translation{},
+	}
+	g.tree(&base.Nodes, id, topic)
+	var all []*Node
+	var collect func(ns []Node)
+	collect = func(ns []Node) {
+		for i := range ns {
+			all = append(all, &ns[i])
+			collect(ns[i].Children)
+		}
+	}
+	collect(base.Nodes)
+	g.translate(&base, all)
+	return base, all
+}
+
+// tree grows into roots a balanced tree of o.Nodes nodes and at most
+// o.Depth levels, breadth first, so that the count fills levels evenly.
+func (g *synth) tree(roots *[]Node, id, topic string) {
+	branch := branching(g.o.Nodes, g.o.Depth)
+	made := 0
+	grow := func(parent *[]Node, depth int, prefix string) {
+		for k := 0; k < branch && made < g.o.Nodes; k++ {
+			made++
+			nid := fmt.Sprintf("%s-%d", prefix, k+1)
+			*parent = append(*parent, Node{
+				ID: nid, Title: fmt.Sprintf("%s %s", topic, strings.TrimPrefix(nid, id+"-")),
+				NodeType: g.types[min(depth, len(g.types)-1)],
+				Attributes: map[string]json.RawMessage{
+					"description":         jsonString(g.sentence(12) + " " + g.sentence(9)),
+					"learning_objectives": json.RawMessage(fmt.Sprintf(`[%s,%s]`, jsonString(g.sentence(6)), jsonString(g.sentence(7)))),
+					"estimated_minutes":   json.RawMessage(strconv.Itoa(15 + g.rng.IntN(40))),
+				},
+			})
+		}
+	}
+	type slot struct {
+		nodes  *[]Node
+		depth  int
+		prefix string
+	}
+	queue := []slot{{roots, 0, id}}
+	for len(queue) > 0 && made < g.o.Nodes {
+		s := queue[0]
+		queue = queue[1:]
+		grow(s.nodes, s.depth, s.prefix)
+		if s.depth+1 < g.o.Depth {
+			for i := range *s.nodes {
+				n := &(*s.nodes)[i]
+				queue = append(queue, slot{&n.Children, s.depth + 1, n.ID})
+			}
+		}
+	}
+}
+
+// translate adds base's translations into every further locale; coverage
+// falls with each one.
+func (g *synth) translate(base *Curriculum, all []*Node) {
+	for li, l := range g.locales[1:] {
+		share := max(0.2, 0.95-0.15*float64(li))
+		m := map[string]Translation{}
+		for _, n := range all {
+			if g.rng.Float64() < share {
+				m[n.ID] = Translation{
+					Title:      fmt.Sprintf("%s (%s)", n.Title, l.Code),
+					Attributes: map[string]json.RawMessage{"description": jsonString(fmt.Sprintf("[%s] %s", l.Code, g.sentence(10)))},
+				}
+			}
+		}
+		base.Translations[l.Code] = m
+	}
+}
+
+// variants generates the variants of the ci-th base curriculum, whose nodes
+// are all; every second one is a variant of the one before.
+func (g *synth) variants(ci int, base *Curriculum, all []*Node) []Curriculum {
+	var out []Curriculum
+	prev := base.ID
+	for vi := range g.o.Variants {
+		parent := base.ID
+		if vi%2 == 1 {
+			parent = prev
+		}
+		vid := fmt.Sprintf("%s-v%d", base.ID, vi+1)
+		v := Curriculum{
+			ID: vid, Shape: base.Shape, Name: fmt.Sprintf("%s Variant %d", base.Name, vi+1), Parent: parent,
+			Description: "A synthetic variant.", StructureName: base.StructureName,
+			CreatedAt: g.epoch, UpdatedAt: g.epoch.Add(time.Duration(ci) * time.Hour),
+		}
+		for k := 0; k < max(1, len(all)/100); k++ {
+			n := all[g.rng.IntN(len(all))]
+			v.Overrides = append(v.Overrides, Override{
+				Node: n.ID, Title: n.Title + " (adapted)",
+				Attributes: map[string]json.RawMessage{"estimated_minutes": json.RawMessage(strconv.Itoa(20 + g.rng.IntN(30)))},
+			})
+		}
+		v.Additions = append(v.Additions, Addition{
+			Parent: all[0].ID, Position: 1,
+			Node: Node{ID: vid + "-added", Title: "Local extension " + strconv.Itoa(vi+1), NodeType: g.types[min(1, len(g.types)-1)],
+				Attributes: map[string]json.RawMessage{"description": jsonString(g.sentence(14))}},
+		})
+		out = append(out, v)
+		prev = vid
+	}
+	return out
 }
 
 // branching returns the smallest branching factor b for which a tree of

@@ -1,6 +1,8 @@
 // Package sandboxtest holds what end-to-end tests of other packages need
 // of the sandbox, so that each does not keep a copy: a sandbox that serves
-// records in the form the test run selects.
+// records in the form the test run selects, and Transport, which serves a
+// handler without sockets. Nothing in the curex binary imports it, so its
+// test helpers (net/http/httptest) stay out of the binary.
 //
 // make test runs the end-to-end tests twice, once with the sandbox's
 // records as resource objects (attributes under "attributes") and once as
