@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/curex/curex/exporter/model"
 )
 
 // rtlLanguages are the primary language subtags written right to left.
@@ -20,7 +22,7 @@ var rtlLanguages = map[string]bool{
 // "he-IL", "fa", "ur", "ps", "sd", "ug", "yi", "dv", "ckb"). A script subtag
 // wins over the language: "az-Arab" is right to left, "ug-Latn" is not.
 func RTL(code string) bool {
-	parts := strings.Split(strings.ToLower(strings.ReplaceAll(code, "_", "-")), "-")
+	parts := strings.Split(model.FoldLocale(code), "-")
 	for _, p := range parts[1:] {
 		switch p {
 		case "arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg":
@@ -787,12 +789,11 @@ var catalogs = map[string]Messages{
 // For returns the strings for a locale code: the exact code ("pt-br"), then
 // its language ("pt"), then English.
 func For(code string) Messages {
-	c := strings.ToLower(strings.ReplaceAll(code, "_", "-"))
+	c := model.FoldLocale(code)
 	if m, ok := catalogs[c]; ok {
 		return m
 	}
-	lang, _, _ := strings.Cut(c, "-")
-	if m, ok := catalogs[lang]; ok {
+	if m, ok := catalogs[model.LocaleLanguage(c)]; ok {
 		return m
 	}
 	return catalogs["en"]
@@ -816,10 +817,9 @@ func (m Messages) T(key string, args ...any) string {
 // Has reports whether there are strings for a locale code, its exact
 // catalog or its language's ("es-MX" has Spanish's).
 func Has(code string) bool {
-	c := strings.ToLower(strings.ReplaceAll(code, "_", "-"))
-	lang, _, _ := strings.Cut(c, "-")
+	c := model.FoldLocale(code)
 	_, exact := catalogs[c]
-	_, ok := catalogs[lang]
+	_, ok := catalogs[model.LocaleLanguage(c)]
 	return exact || ok
 }
 
