@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/language"
+
+	"github.com/curex/curex/exporter/model"
 )
 
 // NormalizeLocale returns code as a BCP 47 language tag: a tag as it is
@@ -20,7 +22,7 @@ func NormalizeLocale(code string) (tag string, ok bool) {
 	if i := strings.IndexByte(c, '.'); i > 0 { // a POSIX codeset: pt_BR.UTF-8
 		c = c[:i]
 	}
-	c = strings.ReplaceAll(c, "_", "-")
+	c = model.LocaleTag(c)
 	if safeLocale.MatchString(c) {
 		return c, true
 	}

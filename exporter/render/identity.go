@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/curex/curex/exporter/localfile"
+	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/exporter/setting"
 )
@@ -102,13 +103,11 @@ func (id Identity) For(code string) LocaleIdentity {
 
 // locale finds the overrides of code, or of its language.
 func (id Identity) locale(code string) (LocaleIdentity, bool) {
-	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "-")) }
-	c := norm(code)
-	lang, _, _ := strings.Cut(c, "-")
+	c, lang := model.FoldLocale(code), model.LocaleLanguage(code)
 	var byLang LocaleIdentity
 	found := false
 	for k, v := range id.Locales {
-		switch norm(k) {
+		switch model.FoldLocale(k) {
 		case c:
 			return v, true
 		case lang:
@@ -177,7 +176,7 @@ func (id Identity) Check() error {
 		if !validLocale(k) {
 			return setting.Errorf(setting.SiteLocales, "%q: not a locale code", k)
 		}
-		n := strings.ToLower(strings.ReplaceAll(k, "_", "-"))
+		n := model.FoldLocale(k)
 		if prev, dup := codes[n]; dup {
 			return setting.Errorf(setting.SiteLocales, "%q and %q name the same locale", prev, k)
 		}

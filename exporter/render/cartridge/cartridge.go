@@ -10,15 +10,13 @@ import (
 	"path"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	rendering "github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
-	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/markup"
 	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/exporter/render/xhtml"
 	"github.com/curex/curex/exporter/render/zipfile"
@@ -256,14 +254,14 @@ func Title(t *rendering.Tree) string {
 	if c := chain(t); len(c) > 0 {
 		return strings.Join(c, " › ")
 	}
-	return clean(t.CurriculumName)
+	return markup.Line(t.CurriculumName)
 }
 
 // chain returns the variant chain's names, cleaned, without empty ones.
 func chain(t *rendering.Tree) []string {
 	var out []string
 	for _, n := range t.VariantChain {
-		if n = strings.TrimSpace(clean(n)); n != "" {
+		if n = strings.TrimSpace(markup.Line(n)); n != "" {
 			out = append(out, n)
 		}
 	}
@@ -277,7 +275,7 @@ func (b *build) description() string {
 	if l, ok := b.t.OwnLocale(); ok && strings.TrimSpace(l.Name) != "" {
 		name = l.Name
 	}
-	return b.msgs.T("cartridge_description", Title(b.t), clean(name), b.t.Count())
+	return b.msgs.T("cartridge_description", Title(b.t), markup.Line(name), b.t.Count())
 }
 
 // webLink returns a web link document.
@@ -308,7 +306,7 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 	var imgs []string
 	cr := b.pageContent(name, &imgs)
 	contentMsgs, fallback, notice := b.fallback(n)
-	html, err := cr.NodeLevel(n.Attributes, n.Title, labels(contentMsgs), "c-", 2)
+	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs.AttributeLabel, "c-", 2)
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %w", n.ID, err)
 	}
@@ -317,7 +315,7 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 		return nil, fmt.Errorf("node %q: %w", n.ID, err)
 	}
 	var w bytes.Buffer
-	lang := esc(handbook.LangAttr(b.lang))
+	lang := esc(markup.Lang(b.lang))
 	dir := ""
 	if i18n.RTL(b.lang) {
 		dir = ` dir="rtl"`
@@ -335,7 +333,7 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 		fmt.Fprintf(&w, "<div lang=\"%s\" xml:lang=\"%s\" dir=\"%s\">\n", esc(fallback), esc(fallback), fdir)
 	}
 	w.WriteString("<header>\n")
-	if l := clean(label(n)); l != "" {
+	if l := markup.Line(n.Label()); l != "" {
 		fmt.Fprintf(&w, "<p class=\"label\">%s</p>\n", esc(l))
 	}
 	fmt.Fprintf(&w, "<h1>%s</h1>\n</header>\n", esc(title))
@@ -390,7 +388,7 @@ func (b *build) pageContent(name string, imgs *[]string) *content.Renderer {
 // notice in the page's, as in the handbook), that language's lang
 // attribute and the notice.
 func (b *build) fallback(n *model.Node) (contentMsgs i18n.Messages, lang, notice string) {
-	fl := handbook.FallbackLang(b.t.Tree, n)
+	fl := b.t.FallbackLocale(n)
 	if fl == "" {
 		return b.msgs, "", ""
 	}
@@ -400,42 +398,15 @@ func (b *build) fallback(n *model.Node) (contentMsgs i18n.Messages, lang, notice
 			name = l.Name
 		}
 	}
-	return i18n.For(fl), handbook.LangAttr(fl), b.msgs.T("handbook_fallback", clean(name))
+	return i18n.For(fl), markup.Lang(fl), b.msgs.T("handbook_fallback", markup.Line(name))
 }
 
 // nodeTitle is n's title, cleaned, or a placeholder.
 func nodeTitle(n *model.Node, m i18n.Messages) string {
-	if t := strings.TrimSpace(clean(n.Title)); t != "" {
+	if t := strings.TrimSpace(markup.Line(n.Title)); t != "" {
 		return t
 	}
 	return m.T("untitled")
-}
-
-// label is a node's numbering: the API's type_display ("Unit 1"), else its
-// type's display name and ordinal label, as on the website.
-func label(n *model.Node) string {
-	if strings.TrimSpace(n.TypeDisplay) != "" {
-		return n.TypeDisplay
-	}
-	return strings.TrimSpace(n.NodeType.DisplayName + " " + n.OrdinalLabel)
-}
-
-// attributeLabels are the attribute keys with a localized label (as in
-// the handbook); other keys are humanized by the content package.
-var attributeLabels = map[string]bool{
-	"description": true, "learning_objectives": true, "estimated_minutes": true, "standards": true,
-	"materials": true, "vocabulary": true, "teacher_notes": true, "prerequisites": true,
-	"resources": true, "assessment": true,
-}
-
-// labels names attributes in the language of m.
-func labels(m i18n.Messages) func(string) string {
-	return func(key string) string {
-		if attributeLabels[key] {
-			return m.T(key)
-		}
-		return ""
-	}
 }
 
 // esc escapes s for XML text and attribute values.
@@ -443,18 +414,6 @@ func esc(s string) string {
 	var b strings.Builder
 	_ = xml.EscapeText(&b, []byte(s))
 	return b.String()
-}
-
-// clean makes an API string fit for XML text: invalid UTF-8 is replaced
-// and control characters (tab and newline included) become spaces, and so
-// do Unicode noncharacters.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, string(utf8.RuneError)))
 }
 
 // styleCSS is the stylesheet of the pages: a readable page and the

@@ -15,7 +15,6 @@ import (
 	"github.com/curex/curex/exporter/model"
 	rendering "github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/content"
-	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/internal/golden"
 )
@@ -286,7 +285,7 @@ func TestFallbackLanguage(t *testing.T) {
 	fallbacks := 0
 	tr.Walk(func(n *model.Node) bool {
 		page := string(a.files[PagesDir+n.Segment+".html"])
-		lang := handbook.FallbackLang(tr, n)
+		lang := tr.FallbackLocale(n)
 		has := strings.Contains(page, `<p class="fallback">`)
 		if lang == "" {
 			if has {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark"
@@ -19,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/curex/curex/exporter/render/markup"
 	"github.com/curex/curex/exporter/render/mathml"
 )
 
@@ -121,7 +121,7 @@ var docPrefixAttr = []byte("curex-id-prefix")
 // markdown renders src into buf. shift moves every heading down by that many
 // levels (capped at h6). inline renders a single paragraph without its <p>.
 func (r *Renderer) markdown(buf *bytes.Buffer, src, idPrefix string, shift int, inline bool) (err error) {
-	src = clean(src)
+	src = markup.Text(src)
 	start := buf.Len()
 	defer func() {
 		// goldmark is not ours: should it panic on some input, show the
@@ -322,28 +322,5 @@ func (nopPreWrapper) End(bool) string           { return "" }
 // escape returns s escaped for HTML text and attribute values, with
 // invalid UTF-8 replaced.
 func escape(s string) string {
-	return template.HTMLEscapeString(clean(s))
-}
-
-// clean makes text from the API fit for HTML: invalid UTF-8, and control
-// characters HTML forbids (C0 but tab, line feed and carriage return; DEL;
-// C1, which also hides terminal escape sequences), become U+FFFD, so what
-// was there stays visible without breaking the page.
-func clean(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if strings.IndexFunc(s, forbidden) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if forbidden(r) {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
-
-func forbidden(r rune) bool {
-	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r <= 0x9f
+	return template.HTMLEscapeString(markup.Text(s))
 }

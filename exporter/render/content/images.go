@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/curex/curex/exporter/render/attrs"
+	"github.com/curex/curex/exporter/render/markup"
 )
 
 // Image is what an Images resolver knows of an image's URL.
@@ -110,7 +111,7 @@ func (r *Renderer) ImageURLs(attributes map[string]json.RawMessage, nodeTitle st
 		if !strings.Contains(src, "](") && !strings.Contains(src, "]:") && !strings.Contains(src, "][") {
 			return // no inline or reference image: skip the parse
 		}
-		source := []byte(defuse(clean(src)))
+		source := []byte(defuse(markup.Text(src)))
 		doc := r.md.Parser().Parse(text.NewReader(source))
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			if img, ok := n.(*ast.Image); ok && entering {

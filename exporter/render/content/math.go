@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/curex/curex/exporter/render/markup"
 	"github.com/curex/curex/exporter/render/mathml"
 )
 
@@ -252,7 +253,7 @@ func (s *safeRenderer) displayMath(w util.BufWriter, node ast.Node, tex, source 
 // Tally; the page shows it). err is set only when the converter itself
 // fails.
 func (s *safeRenderer) convert(node ast.Node, tex string, display bool) (out, failure string, err error) {
-	out, err = s.r.math.Convert(contextOf(node), clean(tex), display)
+	out, err = s.r.math.Convert(contextOf(node), markup.Text(tex), display)
 	switch {
 	case err == nil:
 		return out, "", nil

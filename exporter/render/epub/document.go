@@ -11,8 +11,8 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/curex/curex/exporter/render/content"
-	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/markup"
 	"github.com/curex/curex/exporter/render/xhtml"
 )
 
@@ -23,18 +23,18 @@ import (
 func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anchor string) (text, lang string, err error) {
 	n := f.n
 	level := min(1+f.depth, maxHeadingLevel)
-	label := handbook.Clean(handbook.Label(n))
-	title := handbook.Clean(n.Title)
+	label := markup.Line(n.Label())
+	title := markup.Line(n.Title)
 	if strings.TrimSpace(title) == "" {
 		title = b.m.T("untitled")
 	}
 	body.WriteString(`<section id="` + anchor + `" class="depth-` + strconv.Itoa(min(f.depth, 5)) + `"`)
 	msgs := b.m
 	var notice string
-	if fallback := handbook.FallbackLang(b.t, n); fallback != "" {
+	if fallback := b.t.FallbackLocale(n); fallback != "" {
 		lang = fallback
 		msgs = i18n.For(lang)
-		if attr := handbook.LangAttr(lang); attr != "" {
+		if attr := markup.Lang(lang); attr != "" {
 			body.WriteString(` lang="` + attr + `"`)
 		}
 		if i18n.RTL(lang) != b.rtl {
@@ -44,9 +44,9 @@ func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anch
 			}
 			body.WriteString(` dir="` + dir + `"`)
 		}
-		name := handbook.Clean(b.info.LocaleNames[lang])
+		name := markup.Line(b.info.LocaleNames[lang])
 		if name == "" {
-			name = handbook.Clean(lang)
+			name = markup.Line(lang)
 		}
 		notice = b.m.T("handbook_fallback", name)
 	}
@@ -59,7 +59,7 @@ func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anch
 		// The notice is in the book's language, not the content's.
 		body.WriteString(`<p class="fallback" lang="` + b.lang + `">` + html.EscapeString(notice) + "</p>\n")
 	}
-	out, err := cr.NodeLevel(n.Attributes, n.Title, handbook.AttributeLabels(msgs), anchor+"-", min(level+1, maxHeadingLevel))
+	out, err := cr.NodeLevel(n.Attributes, n.Title, msgs.AttributeLabel, anchor+"-", min(level+1, maxHeadingLevel))
 	if err != nil {
 		return "", "", err
 	}
@@ -69,7 +69,7 @@ func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anch
 	if label != "" && label != title {
 		text = label + " · " + title
 	}
-	return text, handbook.LangAttr(lang), nil
+	return text, markup.Lang(lang), nil
 }
 
 // finishPart turns the HTML body of p into its XHTML document: links and
@@ -208,7 +208,7 @@ func removeAttr(n *xhtmlnode.Node, key string) {
 // attribute values.
 func esc(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(handbook.Clean(s)))
+	_ = xml.EscapeText(&b, []byte(markup.Line(s)))
 	return b.String()
 }
 
@@ -313,7 +313,7 @@ func (b *book) titlePage() []byte {
 	d.WriteString(`<p class="meta">` + esc(b.m.T("language")) + ": " + esc(locale) + "</p>\n")
 	if !b.info.ContentDate.IsZero() {
 		d.WriteString(`<p class="meta">` + esc(b.m.T("content_date")) + `: <time datetime="` +
-			b.modified.Format("2006-01-02") + `">` + esc(handbook.FormatDate(b.modified, b.m)) + "</time></p>\n")
+			b.modified.Format("2006-01-02") + `">` + esc(b.m.Date(b.modified)) + "</time></p>\n")
 	}
 	if b.info.Generator != "" {
 		d.WriteString(`<p class="meta">` + esc(b.m.T("generated_by", b.info.Generator)) + "</p>\n")

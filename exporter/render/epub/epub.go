@@ -11,8 +11,8 @@ import (
 
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/content"
-	"github.com/curex/curex/exporter/render/handbook"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/markup"
 	"github.com/curex/curex/exporter/render/mathml"
 	"github.com/curex/curex/exporter/render/zipfile"
 )
@@ -156,14 +156,14 @@ type tocEntry struct {
 
 func newBook(t *model.Tree, info Info) *book {
 	b := &book{t: t, info: info, m: i18n.For(t.Locale), rtl: i18n.RTL(t.Locale), byURL: map[string]*bookImage{}, byPath: map[string]*bookImage{}}
-	b.lang = handbook.LangAttr(t.Locale)
+	b.lang = markup.Lang(t.Locale)
 	if b.lang == "" {
 		b.lang = "und"
 	}
 	b.modified = zipfile.Time(info.ContentDate)
-	title := []string{handbook.Clean(t.CurriculumName)}
+	title := []string{markup.Line(t.CurriculumName)}
 	if t.Variant != "" {
-		title = append(title, handbook.Clean(t.Variant))
+		title = append(title, markup.Line(t.Variant))
 	}
 	b.title = strings.Join(title, " · ")
 	if strings.TrimSpace(b.title) == "" {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/render/handbook"
+	"github.com/curex/curex/exporter/render/markup"
 )
 
 // epubcheckJar is where Debian's epubcheck package puts the checker (its
@@ -142,7 +142,7 @@ func TestCalibre(t *testing.T) {
 			text := strings.Join(strings.Fields(string(data)), " ")
 			at := 0
 			for _, f := range flatten(trees[i]) {
-				title := strings.Join(strings.Fields(handbook.Clean(f.n.Title)), " ")
+				title := strings.Join(strings.Fields(markup.Line(f.n.Title)), " ")
 				if title == "" {
 					continue
 				}

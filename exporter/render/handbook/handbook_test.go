@@ -243,24 +243,6 @@ func TestTOC(t *testing.T) {
 	}
 }
 
-func TestLabel(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		n    model.Node
-		want string
-	}{
-		{model.Node{TypeDisplay: "Unit 1", OrdinalLabel: "1", NodeType: model.NodeType{DisplayName: "Unit"}}, "Unit 1"},
-		{model.Node{OrdinalLabel: "A", NodeType: model.NodeType{DisplayName: "Appendix"}}, "Appendix A"},
-		{model.Node{OrdinalLabel: "3"}, "3"},
-		{model.Node{NodeType: model.NodeType{DisplayName: "Overview"}}, "Overview"},
-		{model.Node{TypeDisplay: "  "}, ""},
-	} {
-		if got := label(&tc.n); got != tc.want {
-			t.Errorf("label(%+v) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-}
-
 func TestHeadingLevels(t *testing.T) {
 	t.Parallel()
 	leaf := node("d4", map[string]string{"notes": `"x"`})
@@ -529,25 +511,6 @@ func TestRenderErrors(t *testing.T) {
 	}
 	if _, err := r.Render(tree("en"), Info{Paper: "tabloid"}); err == nil || !strings.Contains(err.Error(), "handbook c/d/en") {
 		t.Errorf("error without context: %v", err)
-	}
-}
-
-func TestLangAttrAndClean(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"es": "es", "pt_BR": "pt-BR", "zh-Hans": "zh-Hans", "es-419": "es-419", "": "", "e": "", "abcd": "",
-		`es"x`: "", "en-": "", "toolongsubtag-x": "", "1a": "", "ckb": "ckb",
-	} {
-		if got := LangAttr(in); got != want {
-			t.Errorf("LangAttr(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
-		"plain": "plain", "a\x00b": "a b", "tab\tnl\n": "tab\tnl\n", "c1\u0085": "c1 ", "\xffx": "\uFFFDx", "n\uFDD0": "n ",
-	} {
-		if got := clean(in); got != want {
-			t.Errorf("clean(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

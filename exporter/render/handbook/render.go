@@ -7,13 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/markup"
 )
 
 // Limits of the document's structure.
@@ -222,38 +222,38 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 // title and the running headers show.
 func (r *Renderer) frontMatter(t *model.Tree, info Info, paper string, m i18n.Messages) *Page {
 	p := &Page{
-		Lang: LangAttr(t.Locale), RTL: i18n.RTL(t.Locale), Paper: paper, PDF: info.PDF,
-		Generator: clean(r.opts.Generator), Curriculum: clean(t.CurriculumName),
-		IsBase: t.Variant == "", LocaleName: clean(info.LocaleName), CSS: r.css, msgs: m,
+		Lang: markup.Lang(t.Locale), RTL: i18n.RTL(t.Locale), Paper: paper, PDF: info.PDF,
+		Generator: markup.Line(r.opts.Generator), Curriculum: markup.Line(t.CurriculumName),
+		IsBase: t.Variant == "", LocaleName: markup.Line(info.LocaleName), CSS: r.css, msgs: m,
 	}
 	if !info.PDF {
 		p.SiteHome = info.SiteHome
 	}
 	if p.LocaleName == "" {
-		p.LocaleName = clean(t.Locale)
+		p.LocaleName = markup.Line(t.Locale)
 	}
-	if !sameLang(t.PrimaryLocale, t.Locale) {
-		p.CurriculumLang = LangAttr(t.PrimaryLocale)
+	if !t.InPrimaryLocale() {
+		p.CurriculumLang = markup.Lang(t.PrimaryLocale)
 		p.ShowProgress = true
 		p.Translated, p.Published = clampPercent(info.TranslationProgress), clampPercent(info.PublishedProgress)
 	}
 	for _, name := range t.VariantChain {
-		p.Chain = append(p.Chain, clean(name))
+		p.Chain = append(p.Chain, markup.Line(name))
 	}
 	if len(p.Chain) == 0 {
 		p.Chain = []string{p.Curriculum}
 		if t.Variant != "" {
-			p.Chain = append(p.Chain, clean(t.Variant))
+			p.Chain = append(p.Chain, markup.Line(t.Variant))
 		}
 	}
 	if !info.ContentDate.IsZero() {
 		d := info.ContentDate.UTC()
-		p.ContentDate = formatDate(d, m)
+		p.ContentDate = m.Date(d)
 		p.ContentDateISO = d.Format(time.DateOnly)
 	}
 	title := []string{m.T("handbook"), isolate(p.Curriculum)}
 	if t.Variant != "" {
-		title = append(title, isolate(clean(t.Variant)))
+		title = append(title, isolate(markup.Line(t.Variant)))
 	}
 	p.Title = strings.Join(append(title, isolate(p.LocaleName)), " · ")
 	return p
@@ -299,7 +299,7 @@ func (r *Renderer) section(cr *content.Renderer, t *model.Tree, info Info, m i18
 	n := f.n
 	s := &Section{
 		Index: i, Anchor: "n" + strconv.Itoa(i), Depth: f.depth, DepthClass: min(f.depth, maxDepthClass),
-		Level: min(2+f.depth, maxHeadingLevel), Type: clean(n.NodeType.Name), Label: clean(label(n)), Title: clean(n.Title),
+		Level: min(2+f.depth, maxHeadingLevel), Type: markup.Line(n.NodeType.Name), Label: markup.Line(n.Label()), Title: markup.Line(n.Title),
 	}
 	if strings.TrimSpace(s.Title) == "" {
 		s.Title = m.T("untitled")
@@ -307,24 +307,24 @@ func (r *Renderer) section(cr *content.Renderer, t *model.Tree, info Info, m i18
 	// Attribute labels are in the content's language, which the content's
 	// lang attribute declares.
 	contentMsgs := m
-	if lang := FallbackLang(t, n); lang != "" {
+	if lang := t.FallbackLocale(n); lang != "" {
 		contentMsgs = i18n.For(lang)
-		s.Lang = LangAttr(lang)
+		s.Lang = markup.Lang(lang)
 		if i18n.RTL(lang) != i18n.RTL(t.Locale) {
 			s.Dir = "ltr"
 			if i18n.RTL(lang) {
 				s.Dir = "rtl"
 			}
 		}
-		name := clean(info.LocaleNames[lang])
+		name := markup.Line(info.LocaleNames[lang])
 		if name == "" {
-			name = clean(lang)
+			name = markup.Line(lang)
 		}
 		s.Fallback = m.T("handbook_fallback", name)
 	}
 	// Attribute headings sit one level below the node's; ids start with the
 	// section's anchor, which no API id can influence.
-	html, err := cr.NodeLevel(n.Attributes, n.Title, labels(contentMsgs), s.Anchor+"-", min(s.Level+1, maxHeadingLevel))
+	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs.AttributeLabel, s.Anchor+"-", min(s.Level+1, maxHeadingLevel))
 	if err != nil {
 		return nil, fmt.Errorf("handbook %s: node %d (%q): %w", t.Dir(), i, n.ID, err)
 	}
@@ -357,48 +357,6 @@ func runningHeader(s *Section) string {
 	return h
 }
 
-// label is a node's numbering: the API's type_display ("Unit 1"), else its
-// type's display name and ordinal label, as on the website.
-func label(n *model.Node) string {
-	if strings.TrimSpace(n.TypeDisplay) != "" {
-		return n.TypeDisplay
-	}
-	return strings.TrimSpace(n.NodeType.DisplayName + " " + n.OrdinalLabel)
-}
-
-// FallbackLang is the language an untranslated node is shown in, when the
-// handbook is in a locale other than the primary one; "" otherwise.
-func FallbackLang(t *model.Tree, n *model.Node) string {
-	if n.Translation.IsTranslated || sameLang(t.Locale, t.PrimaryLocale) {
-		return ""
-	}
-	if src := n.Translation.SourceLocale; src != "" && !sameLang(src, t.Locale) {
-		return src
-	}
-	if t.PrimaryLocale == "" {
-		return ""
-	}
-	return t.PrimaryLocale
-}
-
-// attributeLabels are the attribute keys with a localized label; other keys
-// are humanized by the content package.
-var attributeLabels = map[string]bool{
-	"description": true, "learning_objectives": true, "estimated_minutes": true, "standards": true,
-	"materials": true, "vocabulary": true, "teacher_notes": true, "prerequisites": true,
-	"resources": true, "assessment": true,
-}
-
-// labels names attributes in the language of m.
-func labels(m i18n.Messages) func(string) string {
-	return func(key string) string {
-		if attributeLabels[key] {
-			return m.T(key)
-		}
-		return ""
-	}
-}
-
 // paperSize validates Info.Paper.
 func paperSize(s string) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
@@ -408,71 +366,6 @@ func paperSize(s string) (string, error) {
 		return PaperLetter, nil
 	}
 	return "", fmt.Errorf("unknown paper size %q (want %q or %q)", s, PaperA4, PaperLetter)
-}
-
-// formatDate writes d in the language of m: the catalog's "date_format"
-// with the day, the month's name from "months", the year and the month's
-// number; ISO 8601 when the catalog's months are not twelve.
-func formatDate(d time.Time, m i18n.Messages) string {
-	months := strings.Fields(m.T("months"))
-	if len(months) != 12 {
-		return d.Format(time.DateOnly)
-	}
-	return m.T("date_format", d.Day(), months[d.Month()-1], d.Year(), int(d.Month()))
-}
-
-// sameLang compares locale codes, ignoring case and "_" for "-".
-func sameLang(a, b string) bool {
-	return strings.EqualFold(strings.ReplaceAll(a, "_", "-"), strings.ReplaceAll(b, "_", "-"))
-}
-
-// LangAttr returns code as a lang attribute value: "_" becomes "-", and a
-// code that is not a well-formed language tag gives "" (unknown language).
-func LangAttr(code string) string {
-	code = strings.ReplaceAll(strings.TrimSpace(code), "_", "-")
-	if code == "" || len(code) > 64 {
-		return ""
-	}
-	for i, part := range strings.Split(code, "-") {
-		if part == "" || len(part) > 8 || i == 0 && (len(part) < 2 || len(part) > 3 && len(part) < 5) {
-			return ""
-		}
-		for j := 0; j < len(part); j++ {
-			c := part[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			if !alpha && (i == 0 || c < '0' || c > '9') {
-				return ""
-			}
-		}
-	}
-	return code
-}
-
-// clean makes an API string fit for HTML text: invalid UTF-8 is replaced,
-// control characters other than tab and newline, which HTML forbids,
-// become spaces, and so do Unicode noncharacters.
-func clean(s string) string {
-	if !strings.ContainsFunc(s, badRune) && utf8.ValidString(s) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if badRune(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-}
-
-func badRune(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return false
-	case unicode.IsControl(r):
-		return true
-	case r >= 0xFDD0 && r <= 0xFDEF, r&0xFFFE == 0xFFFE:
-		return true
-	}
-	return false
 }
 
 // isolate wraps s in FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, the

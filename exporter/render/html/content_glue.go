@@ -10,14 +10,6 @@ import (
 	"github.com/curex/curex/exporter/render/mathml"
 )
 
-// attributeLabels are the attribute keys with a localized label; other keys
-// are humanized by the content package.
-var attributeLabels = map[string]bool{
-	"description": true, "learning_objectives": true, "estimated_minutes": true, "standards": true,
-	"materials": true, "vocabulary": true, "teacher_notes": true, "prerequisites": true,
-	"resources": true, "assessment": true,
-}
-
 // contentRenderer renders node attributes with the content package.
 type contentRenderer struct {
 	r      *content.Renderer
@@ -31,17 +23,11 @@ func newContentRenderer(math *mathml.Converter, images content.Images) (*content
 // node renders a node's attributes, on the page at path page, with labels
 // in the language of m, its formulas converted under ctx.
 func (c *contentRenderer) node(ctx context.Context, attrs map[string]json.RawMessage, title string, m i18n.Messages, idPrefix, page string) (template.HTML, error) {
-	labels := func(key string) string {
-		if attributeLabels[key] {
-			return m.T(key)
-		}
-		return ""
-	}
 	r := c.r.WithContext(ctx)
 	if c.images != nil {
 		r = r.WithImages(c.images, page)
 	}
-	return r.Node(attrs, title, labels, idPrefix)
+	return r.Node(attrs, title, m.AttributeLabel, idPrefix)
 }
 
 // plainText is the text of a Markdown string, n runes at most.

@@ -88,9 +88,9 @@ func nodeFields(n *model.Node, m i18n.Messages) []searchField {
 		if text == "" {
 			continue
 		}
-		label := content.DefaultLabel(s.Key)
-		if attributeLabels[s.Key] {
-			label = m.T(s.Key)
+		label := m.AttributeLabel(s.Key)
+		if label == "" {
+			label = content.DefaultLabel(s.Key)
 		}
 		out = append(out, searchField{Key: s.Key, Label: label, Text: text})
 	}
@@ -186,9 +186,9 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		n := f.n
 		path := rel(toc, pages[n])
 		lang := fallback(n)
-		entries = append(entries, searchEntry{ID: n.ID, Title: n.Title, TypeDisplay: typeDisplay(n), Path: path, Lang: lang,
+		entries = append(entries, searchEntry{ID: n.ID, Title: n.Title, TypeDisplay: n.Label(), Path: path, Lang: lang,
 			Text: cutRunes(descriptionText(f.fields), excerptRunes), Fields: f.fields})
-		row := []string{n.Title, typeDisplay(n), path}
+		row := []string{n.Title, n.Label(), path}
 		if lang != "" {
 			row = append(row, lang)
 		}
@@ -262,7 +262,7 @@ func (x *treeCtx) writeSearch(w Writer) error {
 	if chunk <= 0 {
 		chunk = searchChunkBytes
 	}
-	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.fallbackLang, chunk)
+	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk)
 	if err != nil {
 		return err
 	}

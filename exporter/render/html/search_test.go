@@ -25,8 +25,10 @@ func searchTree() (*Site, *model.Tree) {
 		Variants: []Variant{{ID: "c1", Slug: "base"}}, Exported: map[string]bool{"base/es": true}}
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	lesson := model.NodeType{Name: "lesson", DisplayName: "Lección"}
+	translated := model.Translation{IsTranslated: true, Status: "translated", SourceLocale: "es"}
 	t := &model.Tree{Export: e, Nodes: []*model.Node{
 		{ID: "u1", Title: "Ecuaciones lineales", NodeType: model.NodeType{Name: "unit", DisplayName: "Unidad"}, OrdinalLabel: "1", Segment: "u1",
+			Translation: translated,
 			Attributes: map[string]json.RawMessage{
 				"description":         raw(`"Resolver una **ecuación** con [una incógnita](https://example.org).\n\n` + "```" + `\ncode is left out\n` + "```" + `"`),
 				"learning_objectives": raw(`["Despejar *x*.", "Comprobar la solución."]`),
@@ -34,7 +36,7 @@ func searchTree() (*Site, *model.Tree) {
 				"title":               raw(`"Ecuaciones lineales"`),
 			},
 			Children: []*model.Node{
-				{ID: "l1", Title: "Variables", NodeType: lesson, OrdinalLabel: "1", Segment: "l1",
+				{ID: "l1", Title: "Variables", NodeType: lesson, OrdinalLabel: "1", Segment: "l1", Translation: translated,
 					Attributes: map[string]json.RawMessage{
 						"vocabulary": raw(`[{"term":"coeficiente","definition":"El factor **numérico** de un término."}]`),
 						"standards":  raw(`["CCSS.MATH.CONTENT.HSA.REI.B.3"]`),

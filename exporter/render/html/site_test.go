@@ -178,7 +178,7 @@ func TestFallbackNotice(t *testing.T) {
 			body := find(doc, "div", "class", "node__content")[0]
 			lang, hasLang := attr(body, "lang")
 			dir, _ := attr(body, "dir")
-			if n.Translation.Status == "fallback" && tr.Locale != tr.PrimaryLocale {
+			if !n.Translation.IsTranslated && tr.Locale != tr.PrimaryLocale {
 				fallbacks++
 				wantDir := "ltr"
 				if RTL(tr.PrimaryLocale) {

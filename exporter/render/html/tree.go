@@ -278,24 +278,9 @@ func (x *treeCtx) switchers(p *Page, id string) {
 	}
 }
 
-// fallbackLang is the language a node is shown in when it differs from the
-// page's ("" otherwise).
-func (x *treeCtx) fallbackLang(n *model.Node) string {
-	if n.Translation.Status != "fallback" {
-		return ""
-	}
-	if n.Translation.SourceLocale != "" && n.Translation.SourceLocale != x.l.Code {
-		return n.Translation.SourceLocale
-	}
-	if x.c.PrimaryLocale != x.l.Code {
-		return x.c.PrimaryLocale
-	}
-	return ""
-}
-
 // link is a node's link from page p.
 func (x *treeCtx) link(p *Page, n *model.Node) Link {
-	return Link{Title: n.Title, Href: p.Href(x.pages[n]), Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
+	return Link{Title: n.Title, Href: p.Href(x.pages[n]), Lang: x.t.FallbackLocale(n), TypeDisplay: n.Label(),
 		Icon: x.r.assets.iconClass(n.NodeType.Icon)}
 }
 
@@ -305,15 +290,6 @@ func (x *treeCtx) draft(n *model.Node) string {
 		return ""
 	}
 	return x.m.T("draft")
-}
-
-// typeDisplay is "Lesson 3": the API's type_display, else the type's
-// display name and the ordinal label.
-func typeDisplay(n *model.Node) string {
-	if n.TypeDisplay != "" {
-		return n.TypeDisplay
-	}
-	return strings.TrimSpace(n.NodeType.DisplayName + " " + n.OrdinalLabel)
 }
 
 // items builds tree items for ns: every level when all, else only the
@@ -365,7 +341,7 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 			}
 		}
 		flush()
-		it := &TreeItem{Title: n.Title, Href: href, Lang: x.fallbackLang(n), TypeDisplay: typeDisplay(n),
+		it := &TreeItem{Title: n.Title, Href: href, Lang: x.t.FallbackLocale(n), TypeDisplay: n.Label(),
 			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more,
 			ListClass: listClass}
 		if c := x.itemClass(n, more); c != listClass {
@@ -515,7 +491,7 @@ func (x *treeCtx) renderChanges(w Writer) error {
 	}
 	lang := func(it changes.Item) string {
 		if f := x.byID[it.ID]; f != nil {
-			return x.fallbackLang(f.n)
+			return x.t.FallbackLocale(f.n)
 		}
 		return ""
 	}
@@ -639,9 +615,9 @@ func (x *treeCtx) renderNode(w Writer, f *flatNode) error {
 	x.switchers(p, n.ID)
 	p.Sidebar = x.items(p, x.t.Nodes, open, x.fullSide, n.ID)
 
-	nv := &NodeView{ID: n.ID, Title: n.Title, Type: n.NodeType.Name, TypeName: n.NodeType.DisplayName, TypeDisplay: typeDisplay(n),
+	nv := &NodeView{ID: n.ID, Title: n.Title, Type: n.NodeType.Name, TypeName: n.NodeType.DisplayName, TypeDisplay: n.Label(),
 		Icon: x.r.assets.iconClass(n.NodeType.Icon), Draft: x.draft(n), Badges: x.badges(n)}
-	if lang := x.fallbackLang(n); lang != "" {
+	if lang := x.t.FallbackLocale(n); lang != "" {
 		name := lang
 		if loc := localeByCode(x.c, lang); loc != nil {
 			name = loc.Name

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/curex/curex/exporter/model"
 )
 
 // rtlLanguages are the primary language subtags written right to left.
@@ -30,7 +32,7 @@ var rtlLanguages = map[string]bool{
 // "he-IL", "fa", "ur", "ps", "sd", "ug", "yi", "dv", "ckb"). A script subtag
 // wins over the language: "az-Arab" is right to left, "ug-Latn" is not.
 func RTL(code string) bool {
-	parts := strings.Split(strings.ToLower(strings.ReplaceAll(code, "_", "-")), "-")
+	parts := strings.Split(model.FoldLocale(code), "-")
 	for _, p := range parts[1:] {
 		switch p {
 		case "arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg":
@@ -128,12 +130,11 @@ func parseBuiltin(fsys fs.FS) (*Catalog, error) {
 // For returns the words for a locale code: the exact code ("pt-br"), then
 // its language ("pt"), then English.
 func (c *Catalog) For(code string) Messages {
-	lc := normalize(code)
+	lc := model.FoldLocale(code)
 	if m, ok := c.langs[lc]; ok {
 		return m
 	}
-	lang, _, _ := strings.Cut(lc, "-")
-	if m, ok := c.langs[lang]; ok {
+	if m, ok := c.langs[model.LocaleLanguage(lc)]; ok {
 		return m
 	}
 	return c.langs[english]
@@ -142,10 +143,9 @@ func (c *Catalog) For(code string) Messages {
 // Has reports whether c has words for a locale code, its exact catalog or
 // its language's ("es-MX" has Spanish's).
 func (c *Catalog) Has(code string) bool {
-	lc := normalize(code)
-	lang, _, _ := strings.Cut(lc, "-")
+	lc := model.FoldLocale(code)
 	_, exact := c.langs[lc]
-	_, ok := c.langs[lang]
+	_, ok := c.langs[model.LocaleLanguage(lc)]
 	return exact || ok
 }
 
@@ -169,9 +169,3 @@ func Has(code string) bool { return Builtin().Has(code) }
 // Languages lists the languages with built-in words, sorted
 // (Builtin().Languages).
 func Languages() []string { return Builtin().Languages() }
-
-// normalize is a locale code as the catalog keys it: lower case, "-"
-// between subtags.
-func normalize(code string) string {
-	return strings.ToLower(strings.ReplaceAll(code, "_", "-"))
-}

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/curex/curex/exporter/model"
 )
 
 // ErrUnknownKey is the error of a word that curex does not have.
@@ -123,7 +125,7 @@ func (c *Catalog) WithOverrides(files map[string][]byte) (*Catalog, error) {
 		if !localeName.MatchString(code) {
 			return nil, &OverrideError{File: name, Err: fmt.Errorf("%q is not a locale code such as es or pt-BR", code)}
 		}
-		todo = append(todo, override{name, normalize(code)})
+		todo = append(todo, override{name, model.FoldLocale(code)})
 	}
 	if len(todo) == 0 {
 		return c, nil

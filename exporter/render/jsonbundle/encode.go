@@ -23,12 +23,6 @@ const maxIndent = 32
 // spaces holds the widest indentation.
 var spaces = strings.Repeat(" ", 2*maxIndent)
 
-// cycleDepth is the nesting depth from which the first pass watches for a
-// node that is its own ancestor. Only nodes this deep are tracked, so
-// ordinary trees pay nothing; a cycle anywhere still makes the walk
-// descend forever and so meets a tracked node again.
-const cycleDepth = 64
-
 // Encode returns the tree.json bytes of t. The same tree always gives the
 // same bytes.
 //
@@ -73,14 +67,24 @@ type frame struct {
 // pointer returns the JSON Pointer of the node last visited in the
 // innermost frame.
 func pointer(stack []frame) string {
-	var b strings.Builder
+	place := make([]int, len(stack))
 	for i, f := range stack {
+		place[i] = f.next - 1
+	}
+	return pointerAt(place)
+}
+
+// pointerAt returns the JSON Pointer of the node at place (the indexes of
+// model.Tree.Visit).
+func pointerAt(place []int) string {
+	var b strings.Builder
+	for i, p := range place {
 		if i == 0 {
 			b.WriteString("/nodes/")
 		} else {
 			b.WriteString("/children/")
 		}
-		b.WriteString(strconv.Itoa(f.next - 1))
+		b.WriteString(strconv.Itoa(p))
 	}
 	return b.String()
 }
@@ -113,52 +117,36 @@ func check(t *model.Tree) (count, size int, err error) {
 	// once, each segment alone.
 	prefix, suffix := layout.NodePageParts(t.Export)
 	pagesOK := validPath(prefix + "x" + suffix)
-	var onPath map[*model.Node]bool
-	stack := []frame{{nodes: t.Nodes}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.next == len(f.nodes) {
-			if k := len(stack) - 1; k >= cycleDepth {
-				p := stack[k-1]
-				delete(onPath, p.nodes[p.next-1])
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		n := f.nodes[f.next]
-		f.next++
-		bad := func(format string, args ...any) error { return nodeError(n, stack, format, args...) }
+	// Visit rejects nil nodes and nodes that are their own ancestor.
+	err = t.Visit(func(n *model.Node, place []int) error {
+		bad := func(format string, args ...any) error { return nodeError(n, place, format, args...) }
 		switch {
-		case n == nil:
-			return 0, 0, fmt.Errorf("jsonbundle: nil node at %s", pointer(stack))
 		case n.ID == "":
-			return 0, 0, bad("empty id")
+			return bad("empty id")
 		case n.Position < 0:
-			return 0, 0, bad("negative position %d", n.Position)
+			return bad("negative position %d", n.Position)
 		case n.Depth < 0:
-			return 0, 0, bad("negative depth %d", n.Depth)
+			return bad("negative depth %d", n.Depth)
 		case n.Inheritance.OverrideLevel < 0:
-			return 0, 0, bad("negative override level %d", n.Inheritance.OverrideLevel)
+			return bad("negative override level %d", n.Inheritance.OverrideLevel)
 		case n.Translation.SourceLocale != "" && n.Translation.SourceLocale != t.Locale &&
 			n.Translation.SourceLocale != t.PrimaryLocale && !validLocale(n.Translation.SourceLocale):
-			return 0, 0, bad("source locale %q is not a language tag", n.Translation.SourceLocale)
+			return bad("source locale %q is not a language tag", n.Translation.SourceLocale)
 		case !pagesOK || !validSegment(n.Segment):
-			return 0, 0, bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", prefix+n.Segment+suffix)
+			return bad("path %q is not a relative path with forward slashes ending in .html (no leading /, no . or .. segment, no backslash, colon, ?, # or control character)", prefix+n.Segment+suffix)
 		}
 		count++
-		size += nodeSize(n, 2*len(stack)) + len(prefix) + len(n.Segment) + len(suffix)
-		if len(n.Children) > 0 {
-			if len(stack) >= cycleDepth {
-				if onPath == nil {
-					onPath = make(map[*model.Node]bool)
-				}
-				if onPath[n] {
-					return 0, 0, bad("is its own ancestor")
-				}
-				onPath[n] = true
-			}
-			stack = append(stack, frame{nodes: n.Children})
-		}
+		size += nodeSize(n, 2*len(place)) + len(prefix) + len(n.Segment) + len(suffix)
+		return nil
+	})
+	var shape *model.ShapeError
+	switch {
+	case errors.As(err, &shape) && errors.Is(err, model.ErrNilNode):
+		return 0, 0, fmt.Errorf("jsonbundle: nil node at %s", pointerAt(shape.Place))
+	case shape != nil:
+		return 0, 0, fmt.Errorf("jsonbundle: node %q at %s: %w", shape.ID, pointerAt(shape.Place), shape.Err)
+	case err != nil:
+		return 0, 0, err
 	}
 	return count, size, nil
 }
@@ -182,10 +170,9 @@ func nodeSize(n *model.Node, level int) int {
 	return size
 }
 
-// nodeError describes a problem with node n, the node last visited in
-// stack.
-func nodeError(n *model.Node, stack []frame, format string, args ...any) error {
-	return fmt.Errorf("jsonbundle: node %q at %s: %s", n.ID, pointer(stack), fmt.Sprintf(format, args...))
+// nodeError describes a problem with node n, at place (model.Tree.Visit).
+func nodeError(n *model.Node, place []int, format string, args ...any) error {
+	return fmt.Errorf("jsonbundle: node %q at %s: %s", n.ID, pointerAt(place), fmt.Sprintf(format, args...))
 }
 
 // encoder appends the document to buf.

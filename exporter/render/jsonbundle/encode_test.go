@@ -379,7 +379,7 @@ func TestInvalidUTF8(t *testing.T) {
 // schema, naming the node and its location.
 func TestEncodeErrors(t *testing.T) {
 	cyclic := func() *model.Tree {
-		tr := chain(cycleDepth + 5)
+		tr := chain(100) // deeper than model.Tree.Visit starts watching for cycles
 		var last *model.Node
 		tr.Walk(func(n *model.Node) bool { last = n; return true })
 		last.Children = []*model.Node{tr.Nodes[0]}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/curex/curex/exporter/render/markup"
 )
 
 // inline escapes plain text (a title, a label) for use in Markdown inline
@@ -62,27 +64,10 @@ func inline(s string) string {
 	return b.String()
 }
 
-// plain returns s as one line of text: control characters (line breaks
-// included) become spaces, each byte of invalid UTF-8 becomes U+FFFD, and
-// surrounding white space goes.
-func plain(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			clean = false
-			break
-		}
-	}
-	if !clean {
-		s = strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
-				return ' '
-			}
-			return r
-		}, s)
-	}
-	return strings.TrimSpace(s)
-}
+// plain returns s as one line of text: markup.Line (control characters,
+// line breaks included, and noncharacters become spaces, each byte of
+// invalid UTF-8 becomes U+FFFD), without surrounding white space.
+func plain(s string) string { return strings.TrimSpace(markup.Line(s)) }
 
 // validUTF8 returns s with each byte of invalid UTF-8 replaced by U+FFFD,
 // as encoding/json and a range loop read it.

@@ -30,10 +30,6 @@ const (
 // are listed at this level, so that indentation stays bounded.
 const maxListDepth = 32
 
-// cycleDepth is the nesting depth from which the tree is watched for a node
-// that is its own ancestor; shallower trees pay nothing.
-const cycleDepth = 64
-
 // Writer receives the bundle's files. rel is relative to the output root,
 // with forward slashes. Write hands every file over once and does not
 // touch data afterwards; the Writer may keep it.
@@ -54,8 +50,8 @@ type Options struct {
 	// matter of the root page, e.g. "curex 0.1.0".
 	Generator string
 	// Labels names attribute sections. When nil, or when it returns "",
-	// attributes the website labels in the export's language get the same
-	// label, others content.DefaultLabel.
+	// attributes get the label every format gives them in the export's
+	// language (i18n.Messages.AttributeLabel), else content.DefaultLabel.
 	Labels content.Labels
 }
 
@@ -90,7 +86,8 @@ func Write(w Writer, t *model.Tree, o Options) (Entry, error) {
 			return fail(fmt.Errorf("export folder segment %q is not a safe path segment", s))
 		}
 	}
-	if err := check(t); err != nil {
+	// A nil node or a cycle would make the walks below fail or endless.
+	if err := t.Visit(func(*model.Node, []int) error { return nil }); err != nil {
 		return fail(err)
 	}
 	b := newBundle(t, o)
@@ -146,47 +143,6 @@ func safeSegment(s string) bool {
 	return true
 }
 
-// check walks t once, without recursion, and rejects nil nodes and nodes
-// that are their own ancestor, which would make the other walks endless.
-func check(t *model.Tree) error {
-	type frame struct {
-		nodes []*model.Node
-		next  int
-	}
-	var onPath map[*model.Node]bool
-	stack := []frame{{nodes: t.Nodes}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.next == len(f.nodes) {
-			if k := len(stack) - 1; k >= cycleDepth {
-				p := stack[k-1]
-				delete(onPath, p.nodes[p.next-1])
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		n := f.nodes[f.next]
-		f.next++
-		if n == nil {
-			return fmt.Errorf("nil node at depth %d", len(stack)-1)
-		}
-		if len(n.Children) == 0 {
-			continue
-		}
-		if len(stack) >= cycleDepth {
-			if onPath == nil {
-				onPath = make(map[*model.Node]bool)
-			}
-			if onPath[n] {
-				return fmt.Errorf("node %q is its own ancestor", n.ID)
-			}
-			onPath[n] = true
-		}
-		stack = append(stack, frame{nodes: n.Children})
-	}
-	return nil
-}
-
 // page is one node's file.
 type page struct {
 	n *model.Node
@@ -224,20 +180,9 @@ func newBundle(t *model.Tree, o Options) *bundle {
 				return s
 			}
 		}
-		if localizedLabels[key] {
-			return b.m.T(key)
-		}
-		return ""
+		return b.m.AttributeLabel(key)
 	}
 	return b
-}
-
-// localizedLabels are the attribute keys the website labels in the page's
-// language (the i18n catalog's keys); others get content.DefaultLabel.
-var localizedLabels = map[string]bool{
-	"description": true, "learning_objectives": true, "estimated_minutes": true, "standards": true,
-	"materials": true, "vocabulary": true, "teacher_notes": true, "prerequisites": true,
-	"resources": true, "assessment": true,
 }
 
 // flatZone numbers the pages of a folder that takes no more subfolders.
@@ -474,19 +419,10 @@ func displayTitle(n *model.Node) string {
 	return "(untitled)"
 }
 
-// typeDisplay is "Lesson 3": the API's type_display, else the type's
-// display name and the ordinal label.
-func typeDisplay(n *model.Node) string {
-	if s := plain(n.TypeDisplay); s != "" {
-		return s
-	}
-	return plain(n.NodeType.DisplayName + " " + n.OrdinalLabel)
-}
-
 // linkText is the escaped text of a link to n: "Lesson 3: Title".
 func linkText(n *model.Node) string {
 	t := displayTitle(n)
-	if td := typeDisplay(n); td != "" {
+	if td := plain(n.Label()); td != "" {
 		t = td + ": " + t
 	}
 	return inline(t)

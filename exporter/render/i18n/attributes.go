@@ -1,0 +1,38 @@
+package i18n
+
+import (
+	"strings"
+	"time"
+)
+
+// attributeKeys are the attribute members whose labels the catalogs hold,
+// under the member's own key.
+var attributeKeys = map[string]bool{
+	"description": true, "learning_objectives": true, "estimated_minutes": true, "standards": true,
+	"materials": true, "vocabulary": true, "teacher_notes": true, "prerequisites": true,
+	"resources": true, "assessment": true,
+}
+
+// AttributeLabel is the label of the attribute member key in the language
+// of m ("Objetivos de aprendizaje" for "learning_objectives" in Spanish),
+// for the members the catalogs name; "" for any other key, which the
+// formats humanize (content.DefaultLabel). Every format labels attributes
+// by it: m.AttributeLabel is a content.Labels.
+func (m Messages) AttributeLabel(key string) string {
+	if attributeKeys[key] {
+		return m.T(key)
+	}
+	return ""
+}
+
+// Date writes d in the language of m, as the handbook's and the book's
+// covers show it: the catalog's "date_format" with the day, the month's
+// name from "months", the year and the month's number; ISO 8601
+// (2026-11-28) when the catalog's months are not twelve.
+func (m Messages) Date(d time.Time) string {
+	months := strings.Fields(m.T("months"))
+	if len(months) != 12 {
+		return d.Format(time.DateOnly)
+	}
+	return m.T("date_format", d.Day(), months[d.Month()-1], d.Year(), int(d.Month()))
+}
