@@ -51,28 +51,15 @@ type Curriculum struct {
 	// Slug is the curriculum's folder.
 	Slug          string
 	PrimaryLocale string
-	// Locales are the enabled locales, in the API's order.
-	Locales []Locale
+	// Locales are the enabled locales, in the API's order (the run's
+	// catalog's).
+	Locales []model.Locale
 	// Variants start with the base curriculum (Name "", Slug "base"), then
 	// the variants in the API's order (parents before their variants).
 	Variants []Variant
 	// Exported reports which variant × locale pairs have pages, keyed by
 	// VariantSlug + "/" + LocaleSlug.
 	Exported map[string]bool
-}
-
-// Locale is an enabled locale of a curriculum.
-type Locale struct {
-	Code string
-	// Name is the locale's own name ("Español").
-	Name string
-	// Slug is the locale's folder.
-	Slug      string
-	IsPrimary bool
-	// RTL is true for right-to-left scripts (ar, he, fa, ur, ...).
-	RTL bool
-	// TranslationProgress and PublishedProgress are percentages.
-	TranslationProgress, PublishedProgress int
 }
 
 // Variant is the base curriculum or one of its variants.
