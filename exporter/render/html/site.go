@@ -8,7 +8,7 @@ import (
 
 // Site is what the renderer knows of the whole export beyond single trees:
 // every curriculum with its variants, locales and exported pairs. The
-// exporter builds it from the plan before any tree is rendered.
+// website builds it from the run's catalog (model.Catalog).
 type Site struct {
 	// Title names the site in page headers and titles; empty means the
 	// word for "Curricula" in each page's language.
@@ -37,7 +37,7 @@ type Site struct {
 	// EPUBs is set when every exported tree has its EPUB book
 	// (layout.EPUB): contents pages then link to it.
 	EPUBs bool
-	// Curricula in plan order.
+	// Curricula in the catalog's order.
 	Curricula []*Curriculum
 	// Changes holds the history of each variant × locale rendered, by its
 	// folder (curriculum/variant/locale); a tree with one gets a "What's

@@ -166,28 +166,28 @@ func (s *Website) renderSafely(ctx context.Context, w render.Writer, catalog *mo
 	return s.renderCurriculum(ctx, w, catalog, c)
 }
 
-// renderCurriculum writes the pages of every tree of cp, its formulas
+// renderCurriculum writes the pages of every tree of c, its formulas
 // converted under ctx (the run's).
-func (s *Website) renderCurriculum(ctx context.Context, w render.Writer, catalog *model.Catalog, cp *model.Curriculum) error {
+func (s *Website) renderCurriculum(ctx context.Context, w render.Writer, catalog *model.Catalog, c *model.Curriculum) error {
 	exported := map[model.Key]bool{}
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		exported[e.Key()] = true
 	}
 	site := siteOf(s.o, catalog, exported)
 	s.mu.Lock()
 	own := outlines{}
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		own[e.Dir()] = s.outlines[e.Dir()]
 	}
-	s.withChanges(site, cp.Exports)
+	s.withChanges(site, c.Exports)
 	s.mu.Unlock()
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		if err := s.renderTree(ctx, w, site, e, own); err != nil {
 			return err
 		}
 	}
 	s.mu.Lock()
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		delete(s.outlines, e.Dir()) // its pages are written: no one else asks
 	}
 	s.mu.Unlock()
