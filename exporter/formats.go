@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
@@ -58,22 +57,19 @@ var ErrPDFTimeout = pdf.ErrTimeout
 type treeFormats struct {
 	renderers []render.Renderer
 	deferred  []render.Deferred
-	locales   map[string][]render.Locale // by base curriculum id
+	locales   map[string][]model.Locale // by base curriculum id
 	// math counts the math errors of a tree, when a format shows math.
 	math *content.Renderer
 }
 
-// newTreeFormats prepares the renderers of the selected formats. With pdf
-// selected it starts Chromium at once, so a machine without one fails
-// before any request is spent.
-func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*treeFormats, error) {
-	f := &treeFormats{locales: map[string][]render.Locale{}}
-	for _, cp := range plan.Curricula {
-		ls := make([]render.Locale, 0, len(cp.Locales))
-		for _, l := range cp.Locales {
-			ls = append(ls, render.Locale{Code: l.Code, Name: l.Name, TranslationProgress: l.TranslationProgress, PublishedProgress: l.PublishedProgress})
-		}
-		f.locales[cp.Curriculum.ID] = ls
+// newTreeFormats prepares the renderers of the selected formats, which
+// see the locales of each curriculum in catalog. With pdf selected it
+// starts Chromium at once, so a machine without one fails before any
+// request is spent.
+func newTreeFormats(ctx context.Context, o render.Options, catalog *model.Catalog) (*treeFormats, error) {
+	f := &treeFormats{locales: map[string][]model.Locale{}}
+	for _, c := range catalog.Curricula {
+		f.locales[c.ID] = c.Locales
 	}
 	if Formats().Any(o.Formats, render.ShowsMath) {
 		f.math = content.New(content.WithMath(o.Math))

@@ -118,6 +118,8 @@ type run struct {
 	committed bool
 
 	planned *fetch.Plan
+	// catalog is the plan as renderers see it (plan.Catalog).
+	catalog *model.Catalog
 	fr      *freshness
 	fetcher *fetch.Fetcher
 	gate    *cpugate.Gate
@@ -225,7 +227,7 @@ func (r *run) plan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.planned, r.exports = plan, plan.Exports()
+	r.planned, r.catalog, r.exports = plan, plan.Catalog(), plan.Exports()
 	r.sum = &Summary{Planned: len(r.exports), Skipped: plan.Skipped}
 	for _, e := range r.exports {
 		r.rec(e)
@@ -290,7 +292,7 @@ func (r *run) schedule(ctx context.Context) error {
 	if r.web, err = Formats().NewSite(ctx, o); err != nil {
 		return formatError(err)
 	}
-	if r.formats, err = newTreeFormats(ctx, o, r.planned); err != nil {
+	if r.formats, err = newTreeFormats(ctx, o, r.catalog); err != nil {
 		return err
 	}
 	r.defer_(r.formats.close)
@@ -311,7 +313,7 @@ func (r *run) schedule(ctx context.Context) error {
 // budget: the trees not fetched keep their previous version.
 func (r *run) fetch(ctx context.Context) error {
 	if r.web != nil {
-		r.web.Start(ctx, r.w, r.planned, r.treeOf)
+		r.web.Start(ctx, r.w, r.catalog, r.treeOf)
 		r.defer_(func() { _ = r.web.Stop() })
 	}
 	unreserve := func() {}

@@ -7,7 +7,8 @@
 // parent, title, a hash of its content, whether it is translated). Diff
 // compares two snapshots into an Entry. A History is the entries of one
 // variant × locale, newest first: the changes.json of its bundle folder,
-// the source of its "What's new" page and of its Atom feed (Feed).
+// the source of its "What's new" page and of its Atom feed, which the
+// website renders (render/feed).
 // Snapshots are kept between runs by a Store next to the cache; the
 // History travels with the output.
 package changes

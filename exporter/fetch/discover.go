@@ -22,9 +22,6 @@ import (
 	"github.com/curex/curex/exporter/slug"
 )
 
-// BaseSlug is the variant slug of a base curriculum.
-const BaseSlug = "base"
-
 // Filter selects what a run exports.
 type Filter struct {
 	// Curricula are base curricula by id or by the slug of their folder
@@ -770,15 +767,15 @@ func (p *Plan) selectExports(f Filter) error {
 		primary := cp.PrimaryLocale
 		type target struct{ name, id, slug string }
 		targets := []target{}
-		if allVariants || wantVariant[BaseSlug] {
-			targets = append(targets, target{"", b.ID, BaseSlug})
+		if allVariants || wantVariant[model.BaseSlug] {
+			targets = append(targets, target{"", b.ID, model.BaseSlug})
 		}
 		vitems := make([]slug.Item, len(cp.Variants))
 		for j, v := range cp.Variants {
 			vitems[j] = slug.Item{Key: v.ID, Name: v.Name}
 			variantNames = append(variantNames, v.Name)
 		}
-		vslugs := slug.Assign(vitems, BaseSlug)
+		vslugs := slug.Assign(vitems, model.BaseSlug)
 		for _, v := range cp.Variants {
 			if allVariants || wantVariant[v.Name] {
 				seenVariant[v.Name] = true
@@ -813,8 +810,8 @@ func (p *Plan) selectExports(f Filter) error {
 	}
 	if !allVariants {
 		for _, v := range f.Variants {
-			if v != BaseSlug && !seenVariant[v] {
-				return &FilterError{Setting: setting.Variants, Value: v, Available: append([]string{BaseSlug}, uniq(variantNames)...)}
+			if v != model.BaseSlug && !seenVariant[v] {
+				return &FilterError{Setting: setting.Variants, Value: v, Available: append([]string{model.BaseSlug}, uniq(variantNames)...)}
 			}
 		}
 	}

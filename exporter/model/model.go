@@ -1,6 +1,7 @@
 // Package model is the centre of curex: one normalized tree per curriculum
-// variant and locale. The fetcher produces trees; renderers only read them.
-// It imports nothing of the API client or of any renderer.
+// variant and locale, and the Catalog of a run's curricula, variants and
+// locales. The fetcher produces both; renderers only read them. It
+// imports nothing of the API client or of any renderer.
 package model
 
 import (
@@ -13,6 +14,9 @@ import (
 const (
 	StatusPublished = "published"
 )
+
+// BaseSlug is the variant slug (Export.VariantSlug) of a base curriculum.
+const BaseSlug = "base"
 
 // Export names one variant × locale of one base curriculum: the unit curex
 // fetches, renders and writes.

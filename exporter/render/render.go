@@ -32,33 +32,24 @@ type Writer interface {
 	Write(rel string, data []byte) error
 }
 
-// Locale is one of a curriculum's locales as discovery listed it.
-type Locale struct {
-	// Code is the language tag, Name its display name.
-	Code, Name string
-	// TranslationProgress and PublishedProgress are the API's figures for
-	// the base curriculum, in percent.
-	TranslationProgress, PublishedProgress int
-}
-
 // Tree is what a renderer is given: a tree, published nodes only unless
 // the run includes the others, with what discovery knows of its
 // curriculum.
 type Tree struct {
 	*model.Tree
-	// Locales are every locale of the tree's curriculum; nil when
-	// discovery did not list the curriculum.
-	Locales []Locale
+	// Locales are every locale of the tree's curriculum (the catalog's);
+	// nil when discovery did not list the curriculum.
+	Locales []model.Locale
 }
 
 // OwnLocale returns the tree's own locale among Locales.
-func (t *Tree) OwnLocale() (Locale, bool) {
+func (t *Tree) OwnLocale() (model.Locale, bool) {
 	for _, l := range t.Locales {
 		if l.Code == t.Tree.Locale {
 			return l, true
 		}
 	}
-	return Locale{}, false
+	return model.Locale{}, false
 }
 
 // Renderer writes one tree in one format.

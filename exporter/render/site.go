@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/curex/curex/exporter/changes"
-	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 )
@@ -14,8 +13,8 @@ import (
 // across them), and the format ends with pages about the whole site. The
 // run drives it in this order:
 //
-//   - Start, once the plan is known and before any tree;
-//   - for each tree of the plan as it arrives: Keep (a tree written this
+//   - Start, once the catalog is known and before any tree;
+//   - for each tree of the catalog as it arrives: Keep (a tree written this
 //     run in the tree formats) or Reuse (a tree whose files were carried
 //     over unchanged), then Arrived, also for a tree that failed or was
 //     held back;
@@ -28,16 +27,17 @@ import (
 type Site interface {
 	// Name is the format's name, as --formats spells it.
 	Name() string
-	// Start begins the site's background rendering over plan, writing
-	// through w and reading kept trees back through trees.
-	Start(ctx context.Context, w Writer, plan *fetch.Plan, trees Trees)
+	// Start begins the site's background rendering over the run's
+	// catalog, writing through w and reading kept trees back through
+	// trees.
+	Start(ctx context.Context, w Writer, catalog *model.Catalog, trees Trees)
 	// Keep takes a tree written this run, with its history of changes
 	// (nil for none), and sets the paths of its pages in entry.
 	Keep(t *Tree, h *changes.History, entry *output.ManifestExport) error
 	// Reuse takes a tree whose pages were carried over unchanged: the
 	// site-wide pages count it as if its pages were written.
 	Reuse(t *Tree)
-	// Arrived says a tree of the plan is in: written (after Keep) or not
+	// Arrived says a tree of the catalog is in: written (after Keep) or not
 	// (it failed, or was held back as unchanged).
 	Arrived(e model.Export, written bool)
 	// Stop waits for the background rendering and returns its first

@@ -19,7 +19,7 @@ func flatFixture(n int) (*Site, *model.Tree) {
 	e := model.Export{CurriculumID: "1", CurriculumName: "Flat", Locale: "en", PrimaryLocale: "en",
 		CurriculumSlug: "flat", VariantSlug: "base", LocaleSlug: "en"}
 	c := &Curriculum{ID: "1", Name: "Flat", Slug: "flat", PrimaryLocale: "en",
-		Locales:  []Locale{{Code: "en", Name: "English", Slug: "en", IsPrimary: true}},
+		Locales:  []model.Locale{{Code: "en", Name: "English", Slug: "en", IsPrimary: true}},
 		Variants: []Variant{{ID: "1", Slug: "base"}}, Exported: map[string]bool{"base/en": true}}
 	t := &model.Tree{Export: e}
 	t.Nodes = make([]*model.Node, n)

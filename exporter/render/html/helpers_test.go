@@ -70,8 +70,8 @@ func fromDataset(tb testing.TB, ds *dataset.Dataset, includeUnpublished bool) *f
 			tb.Fatal(err)
 		}
 		for _, p := range progress {
-			c.Locales = append(c.Locales, Locale{Code: p.Locale.Code, Name: p.Locale.Name, Slug: strings.ToLower(p.Locale.Code),
-				IsPrimary: p.IsPrimary, RTL: RTL(p.Locale.Code), TranslationProgress: p.Translated, PublishedProgress: p.Published})
+			c.Locales = append(c.Locales, model.Locale{Code: p.Locale.Code, Name: p.Locale.Name, Slug: strings.ToLower(p.Locale.Code),
+				IsPrimary: p.IsPrimary, TranslationProgress: p.Translated, PublishedProgress: p.Published})
 		}
 		ids := append([]string{base.ID}, ix.Descendants(base.ID)...)
 		slugOf := map[string]string{base.ID: "base"}

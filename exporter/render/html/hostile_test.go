@@ -20,9 +20,9 @@ func hostile() *fixture {
 		bidi  = "abc\u202Egnp.exe\u202C def\u2066x\u2069"
 	)
 	c := &Curriculum{ID: "c" + evil, Name: "Curriculum " + evil, Description: evil + jsURL, Slug: "c", PrimaryLocale: "en",
-		Locales: []Locale{
+		Locales: []model.Locale{
 			{Code: "en", Name: "English " + evil, Slug: "en", IsPrimary: true, PublishedProgress: 100},
-			{Code: "ar", Name: "عربي " + bidi, Slug: "ar", RTL: true, PublishedProgress: 10},
+			{Code: "ar", Name: "عربي " + bidi, Slug: "ar", PublishedProgress: 10},
 		},
 		Variants: []Variant{{Slug: "base"}, {Name: "Variant " + evil + jsURL, Slug: "v", ParentSlug: "base", Depth: 1}},
 		Exported: map[string]bool{"base/en": true, "base/ar": true, "v/en": true, "v/ar": true},

@@ -4,6 +4,7 @@ import (
 	"html/template"
 
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
 )
 
@@ -257,8 +258,16 @@ type CatalogEntry struct {
 // Landing is a curriculum's variant × locale matrix.
 type Landing struct {
 	Name, Description string
-	Locales           []Locale
+	Locales           []LandingLocale
 	Rows              []LandingRow
+}
+
+// LandingLocale is a locale of the matrix: the catalog's, with its
+// direction.
+type LandingLocale struct {
+	model.Locale
+	// RTL is true for right-to-left scripts (ar, he, fa, ur, ...).
+	RTL bool
 }
 
 // LandingRow is one variant of the matrix.

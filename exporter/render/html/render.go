@@ -310,7 +310,7 @@ func (o *Outline) TranslationProgress() int {
 }
 
 // lookup finds the curriculum, variant and locale of an export in site.
-func lookup(site *Site, e model.Export) (*Curriculum, *Variant, *Locale, error) {
+func lookup(site *Site, e model.Export) (*Curriculum, *Variant, *model.Locale, error) {
 	for _, c := range site.Curricula {
 		if c.Slug != e.CurriculumSlug {
 			continue
@@ -321,7 +321,7 @@ func lookup(site *Site, e model.Export) (*Curriculum, *Variant, *Locale, error) 
 				v = &c.Variants[i]
 			}
 		}
-		var l *Locale
+		var l *model.Locale
 		for i := range c.Locales {
 			if c.Locales[i].Slug == e.LocaleSlug {
 				l = &c.Locales[i]
@@ -356,10 +356,10 @@ func siteTitle(site *Site, lang string, m i18n.Messages) string {
 }
 
 // localeRTL reports whether l is written right to left.
-func localeRTL(l *Locale) bool { return l.RTL || RTL(l.Code) }
+func localeRTL(l *model.Locale) bool { return RTL(l.Code) }
 
 // localeByCode finds a curriculum's locale by code.
-func localeByCode(c *Curriculum, code string) *Locale {
+func localeByCode(c *Curriculum, code string) *model.Locale {
 	for i := range c.Locales {
 		if c.Locales[i].Code == code {
 			return &c.Locales[i]
@@ -459,7 +459,10 @@ func (r *Renderer) renderLanding(w Writer, site *Site, c *Curriculum) error {
 	}
 	p.Header = Header{SiteTitle: siteTitle(site, lang, m), SiteHref: p.Href(layout.Home), Curriculum: c.Name, CurriculumHref: p.Href(p.Path)}
 	p.Breadcrumbs = []Link{{Title: siteTitle(site, lang, m), Href: p.Header.SiteHref}, {Title: c.Name}}
-	l := &Landing{Name: c.Name, Description: c.Description, Locales: c.Locales}
+	l := &Landing{Name: c.Name, Description: c.Description}
+	for _, loc := range c.Locales {
+		l.Locales = append(l.Locales, LandingLocale{Locale: loc, RTL: RTL(loc.Code)})
+	}
 	for i := range c.Variants {
 		v := &c.Variants[i]
 		row := LandingRow{Name: v.Name, Depth: v.Depth}

@@ -21,7 +21,7 @@ func searchTree() (*Site, *model.Tree) {
 	e := model.Export{CurriculumID: "c1", CurriculumName: "Álgebra", Locale: "es", PrimaryLocale: "en",
 		CurriculumSlug: "algebra", VariantSlug: "base", LocaleSlug: "es"}
 	c := &Curriculum{ID: "c1", Name: "Álgebra", Slug: "algebra", PrimaryLocale: "en",
-		Locales:  []Locale{{Code: "en", Name: "English", Slug: "en", IsPrimary: true}, {Code: "es", Name: "Español", Slug: "es"}},
+		Locales:  []model.Locale{{Code: "en", Name: "English", Slug: "en", IsPrimary: true}, {Code: "es", Name: "Español", Slug: "es"}},
 		Variants: []Variant{{ID: "c1", Slug: "base"}}, Exported: map[string]bool{"base/es": true}}
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	lesson := model.NodeType{Name: "lesson", DisplayName: "Lección"}

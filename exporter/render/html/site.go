@@ -8,7 +8,7 @@ import (
 
 // Site is what the renderer knows of the whole export beyond single trees:
 // every curriculum with its variants, locales and exported pairs. The
-// exporter builds it from the plan before any tree is rendered.
+// website builds it from the run's catalog (model.Catalog).
 type Site struct {
 	// Title names the site in page headers and titles; empty means the
 	// word for "Curricula" in each page's language.
@@ -37,7 +37,7 @@ type Site struct {
 	// EPUBs is set when every exported tree has its EPUB book
 	// (layout.EPUB): contents pages then link to it.
 	EPUBs bool
-	// Curricula in plan order.
+	// Curricula in the catalog's order.
 	Curricula []*Curriculum
 	// Changes holds the history of each variant × locale rendered, by its
 	// folder (curriculum/variant/locale); a tree with one gets a "What's
@@ -51,28 +51,15 @@ type Curriculum struct {
 	// Slug is the curriculum's folder.
 	Slug          string
 	PrimaryLocale string
-	// Locales are the enabled locales, in the API's order.
-	Locales []Locale
+	// Locales are the enabled locales, in the API's order (the run's
+	// catalog's).
+	Locales []model.Locale
 	// Variants start with the base curriculum (Name "", Slug "base"), then
 	// the variants in the API's order (parents before their variants).
 	Variants []Variant
 	// Exported reports which variant × locale pairs have pages, keyed by
 	// VariantSlug + "/" + LocaleSlug.
 	Exported map[string]bool
-}
-
-// Locale is an enabled locale of a curriculum.
-type Locale struct {
-	Code string
-	// Name is the locale's own name ("Español").
-	Name string
-	// Slug is the locale's folder.
-	Slug      string
-	IsPrimary bool
-	// RTL is true for right-to-left scripts (ar, he, fa, ur, ...).
-	RTL bool
-	// TranslationProgress and PublishedProgress are percentages.
-	TranslationProgress, PublishedProgress int
 }
 
 // Variant is the base curriculum or one of its variants.

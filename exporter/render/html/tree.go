@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render/feed"
 	"github.com/curex/curex/exporter/render/i18n"
 )
 
@@ -31,7 +32,7 @@ type flatNode struct {
 
 // target is another exported tree a page links to.
 type target struct {
-	locale  *Locale
+	locale  *model.Locale
 	variant *Variant
 	outline *Outline
 }
@@ -44,7 +45,7 @@ type treeCtx struct {
 	site      *Site
 	c         *Curriculum
 	v         *Variant
-	l         *Locale
+	l         *model.Locale
 	t         *model.Tree
 	m         i18n.Messages
 	dir       string
@@ -56,7 +57,7 @@ type treeCtx struct {
 	toc       string
 	rtl       bool
 	fullSide  bool
-	primary   *Locale
+	primary   *model.Locale
 	bundleRel string
 	// items holds sidebar items off the current path, rendered once (by
 	// link and "more" mark): they look the same on every node page.
@@ -118,7 +119,7 @@ func (r *Renderer) RenderTree(ctx context.Context, w Writer, site *Site, t *mode
 // the other locales of this variant and the other variants in this
 // locale that have pages (own is this tree's outline).
 func (x *treeCtx) findSwitchers(outlines Outlines, own *Outline) {
-	outline := func(vs *Variant, ls *Locale) *Outline {
+	outline := func(vs *Variant, ls *model.Locale) *Outline {
 		if vs.Slug == x.v.Slug && ls.Slug == x.l.Slug {
 			return own
 		}
@@ -498,7 +499,7 @@ func (x *treeCtx) renderChanges(w Writer) error {
 	p.Changes = &ChangesView{}
 	for i := range h.Entries {
 		e := &h.Entries[i]
-		ce := ChangeEntry{Anchor: changes.Anchor(e), Date: e.Date.UTC().Format("2006-01-02"), DateTime: e.Date.UTC().Format(time.RFC3339), Title: x.changeCount(e.Count())}
+		ce := ChangeEntry{Anchor: feed.Anchor(e), Date: e.Date.UTC().Format("2006-01-02"), DateTime: e.Date.UTC().Format(time.RFC3339), Title: x.changeCount(e.Count())}
 		group := func(kind, label string, items []ChangeItem) {
 			if len(items) > 0 {
 				ce.Groups = append(ce.Groups, ChangeGroup{Kind: kind, Label: x.m.T(label), Items: items})
@@ -547,11 +548,11 @@ func (x *treeCtx) renderFeed(w Writer, page *Page) error {
 	if x.site.URL != "" {
 		id = absURL(x.site.URL, feedPath)
 	}
-	data, err := changes.Feed(x.history, changes.FeedOptions{
+	data, err := feed.Atom(x.history, feed.Options{
 		Title: x.m.T("feed_title", title), Lang: x.l.Code,
 		Self: link(feedPath), Page: link(page.Path), ID: id,
 		Node: func(path string) string { return link(path) }, Updated: x.t.ResolvedAt, Generator: x.site.Generator,
-		Labels: changes.Labels{
+		Labels: feed.Labels{
 			Entry:          func(n int, date string) string { return date + " · " + x.changeCount(n) },
 			Added:          x.m.T("changes_added"),
 			Removed:        x.m.T("changes_removed"),

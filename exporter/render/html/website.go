@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/curex/curex/exporter/changes"
 	"github.com/curex/curex/exporter/crash"
-	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
@@ -42,13 +42,13 @@ type Website struct {
 	// curricula are still being fetched (see Start).
 	left    map[string]int  // trees not in yet, by curriculum id
 	spoiled map[string]bool // a tree failed or was held back
-	plan    *fetch.Plan
+	catalog *model.Catalog
 	trees   render.Trees
 	// warm is the decoded tree that completed its curriculum, kept for
 	// renderCurriculum so that the tree rendered next is not read back
 	// and decoded again; one at most, so memory stays one tree.
 	warm   warmTree
-	queue  chan *fetch.CurriculumPlan
+	queue  chan *model.Curriculum
 	done   chan error
 	cancel context.CancelFunc
 }
@@ -104,21 +104,21 @@ func (s *Website) tree(e model.Export) (*model.Tree, error) {
 // depend only on its own trees (switchers stay within it), so once its
 // last tree is in, nothing later changes them, unless one of its trees
 // failed or was held back as unchanged: Finish decides those.
-func (s *Website) Start(ctx context.Context, w render.Writer, plan *fetch.Plan, trees render.Trees) {
+func (s *Website) Start(ctx context.Context, w render.Writer, catalog *model.Catalog, trees render.Trees) {
 	s.left, s.spoiled = map[string]int{}, map[string]bool{}
-	for _, cp := range plan.Curricula {
-		s.left[cp.Curriculum.ID] = len(cp.Exports)
+	for _, c := range catalog.Curricula {
+		s.left[c.ID] = len(c.Exports)
 	}
-	s.plan, s.trees = plan, trees
-	q := make(chan *fetch.CurriculumPlan, len(plan.Curricula))
+	s.catalog, s.trees = catalog, trees
+	q := make(chan *model.Curriculum, len(catalog.Curricula))
 	s.queue = q
 	s.done = make(chan error, 1)
 	ctx, s.cancel = context.WithCancel(ctx)
 	go func() {
 		var first error
-		for cp := range q {
+		for c := range q {
 			if first == nil && ctx.Err() == nil {
-				first = s.renderSafely(ctx, w, plan, cp)
+				first = s.renderSafely(ctx, w, catalog, c)
 			}
 		}
 		s.done <- first
@@ -138,10 +138,8 @@ func (s *Website) Arrived(e model.Export, written bool) {
 		s.spoiled[id] = true
 	}
 	if s.left[id]--; s.left[id] == 0 && !s.spoiled[id] {
-		for i := range s.plan.Curricula {
-			if s.plan.Curricula[i].Curriculum.ID == id {
-				s.queue <- &s.plan.Curricula[i] // buffered: one slot per curriculum
-			}
+		if c := s.catalog.Curriculum(id); c != nil {
+			s.queue <- c // buffered: one slot per curriculum
 		}
 	}
 }
@@ -163,33 +161,33 @@ func (s *Website) Stop() error {
 }
 
 // renderSafely is renderCurriculum with a panic turned into its error.
-func (s *Website) renderSafely(ctx context.Context, w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) (err error) {
+func (s *Website) renderSafely(ctx context.Context, w render.Writer, catalog *model.Catalog, c *model.Curriculum) (err error) {
 	defer crash.Recover(&err)
-	return s.renderCurriculum(ctx, w, plan, cp)
+	return s.renderCurriculum(ctx, w, catalog, c)
 }
 
-// renderCurriculum writes the pages of every tree of cp, its formulas
+// renderCurriculum writes the pages of every tree of c, its formulas
 // converted under ctx (the run's).
-func (s *Website) renderCurriculum(ctx context.Context, w render.Writer, plan *fetch.Plan, cp *fetch.CurriculumPlan) error {
+func (s *Website) renderCurriculum(ctx context.Context, w render.Writer, catalog *model.Catalog, c *model.Curriculum) error {
 	exported := map[model.Key]bool{}
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		exported[e.Key()] = true
 	}
-	site := siteOf(s.o, plan, exported)
+	site := siteOf(s.o, catalog, exported)
 	s.mu.Lock()
 	own := outlines{}
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		own[e.Dir()] = s.outlines[e.Dir()]
 	}
-	s.withChanges(site, cp.Exports)
+	s.withChanges(site, c.Exports)
 	s.mu.Unlock()
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		if err := s.renderTree(ctx, w, site, e, own); err != nil {
 			return err
 		}
 	}
 	s.mu.Lock()
-	for _, e := range cp.Exports {
+	for _, e := range c.Exports {
 		delete(s.outlines, e.Dir()) // its pages are written: no one else asks
 	}
 	s.mu.Unlock()
@@ -251,7 +249,7 @@ func (s *Website) Reuse(t *render.Tree) { s.renderer.Reuse(t.Tree) }
 // Finish implements render.Site: it writes the pages of every tree kept
 // and not yet rendered, then the site-wide pages.
 func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.Export, pages map[model.Key]bool) error {
-	site := siteOf(s.o, s.plan, pages)
+	site := siteOf(s.o, s.catalog, pages)
 	s.withChanges(site, exports)
 	for _, e := range exports {
 		if err := ctx.Err(); err != nil {
@@ -270,48 +268,39 @@ func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.E
 	return nil
 }
 
-// siteOf describes the whole site from the plan: curricula, their
-// variants and locales, and which pairs have pages (written now, or kept
-// from the previous run).
-func siteOf(o render.Options, plan *fetch.Plan, exported map[model.Key]bool) *Site {
+// siteOf describes the whole site from the run's catalog: curricula,
+// their variants and locales, and which pairs have pages (written now,
+// or kept from the previous run). The catalog's names are one-line texts
+// already (fetch made them so); manifest.json keeps them as served.
+func siteOf(o render.Options, catalog *model.Catalog, exported map[model.Key]bool) *Site {
 	site := &Site{
 		URL: o.SiteURL, Generator: o.Generator, Title: o.Site.Title, Lang: o.Site.Language, Identity: o.Site,
 		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
 		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"), Cartridges: o.Has("cartridge"),
 		EPUBs: o.Has("epub"),
 	}
-	for _, cp := range plan.Curricula {
-		// Names are shown as one-line texts (fetch.PlainText: no control
-		// characters, no bidi control left open); manifest.json keeps them
-		// exactly as the API gives them.
+	for _, c := range catalog.Curricula {
 		hc := &Curriculum{
-			ID: cp.Curriculum.ID, Name: fetch.PlainText(cp.Curriculum.Name), Description: cp.Curriculum.Description,
-			Slug: cp.Slug, PrimaryLocale: cp.PrimaryLocale, Exported: map[string]bool{},
+			ID: c.ID, Name: c.Name, Description: c.Description,
+			Slug: c.Slug, PrimaryLocale: c.PrimaryLocale, Locales: slices.Clone(c.Locales), Exported: map[string]bool{},
 		}
-		for _, l := range cp.Locales {
-			hc.Locales = append(hc.Locales, Locale{
-				Code: l.Code, Name: fetch.PlainText(l.Name), Slug: fetch.LocaleSlug(l.Code),
-				IsPrimary: l.IsPrimary || l.Code == cp.PrimaryLocale, RTL: RTL(l.Code),
-				TranslationProgress: l.TranslationProgress, PublishedProgress: l.PublishedProgress,
-			})
-		}
-		slugs := map[string]string{cp.Curriculum.ID: fetch.BaseSlug}
-		hc.Variants = append(hc.Variants, Variant{ID: cp.Curriculum.ID, Slug: fetch.BaseSlug})
-		for _, e := range cp.Exports {
+		slugs := map[string]string{c.ID: model.BaseSlug}
+		hc.Variants = append(hc.Variants, Variant{ID: c.ID, Slug: model.BaseSlug})
+		for _, e := range c.Exports {
 			if e.Variant != "" {
 				slugs[e.VariantID] = e.VariantSlug
 			}
 		}
-		for _, v := range cp.Variants {
+		for _, v := range c.Variants {
 			sl, ok := slugs[v.ID]
 			if !ok {
 				continue // not exported: no pages to switch to
 			}
 			hc.Variants = append(hc.Variants, Variant{
-				Name: fetch.PlainText(v.Name), ID: v.ID, Slug: sl, ParentSlug: slugs[v.ParentID], Depth: v.Depth,
+				Name: v.Name, ID: v.ID, Slug: sl, ParentSlug: slugs[v.ParentID], Depth: v.Depth,
 			})
 		}
-		for _, e := range cp.Exports {
+		for _, e := range c.Exports {
 			if exported[e.Key()] {
 				hc.Exported[e.VariantSlug+"/"+e.LocaleSlug] = true
 			}

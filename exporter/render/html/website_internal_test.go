@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/changes"
-	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
@@ -23,9 +22,7 @@ func TestWarmTree(t *testing.T) {
 			{ID: "n1", Title: "Published", WorkflowStatus: "published"},
 		}}
 	}
-	plan := &fetch.Plan{Curricula: []fetch.CurriculumPlan{{Exports: []model.Export{a1, a2}}, {Exports: []model.Export{b1}}}}
-	plan.Curricula[0].Curriculum.ID = "a"
-	plan.Curricula[1].Curriculum.ID = "b"
+	catalog := &model.Catalog{Curricula: []model.Curriculum{{ID: "a", Exports: []model.Export{a1, a2}}, {ID: "b", Exports: []model.Export{b1}}}}
 	errReadBack := errors.New("read back")
 
 	tests := []struct {
@@ -44,7 +41,7 @@ func TestWarmTree(t *testing.T) {
 			s := &Website{outlines: outlines{}, histories: map[model.Key]*changes.History{}}
 			// As Start does, without its rendering goroutine.
 			s.left, s.spoiled = map[string]int{"a": 2, "b": 1}, map[string]bool{}
-			s.plan, s.queue = plan, make(chan *fetch.CurriculumPlan, 2)
+			s.catalog, s.queue = catalog, make(chan *model.Curriculum, 2)
 			s.trees = func(model.Export) (*model.Tree, error) { return nil, errReadBack }
 			for _, e := range tc.order {
 				if tc.failed[e.Key()] {

@@ -1,4 +1,4 @@
-package changes
+package feed
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"html"
 	"strings"
 	"time"
+
+	"github.com/curex/curex/exporter/changes"
 )
 
 // Labels are the words of a feed, in its language.
@@ -22,8 +24,8 @@ type Labels struct {
 	MovedFromTo, WasTitled string
 }
 
-// FeedOptions place a feed and its links.
-type FeedOptions struct {
+// Options place a feed and its links.
+type Options struct {
 	// Title, Subtitle and Lang describe the feed.
 	Title, Subtitle, Lang string
 	// Self is the feed's URL and Page the "What's new" page's, both as
@@ -76,14 +78,14 @@ type atomFeed struct {
 }
 
 // Anchor is the fragment of an entry on the "What's new" page.
-func Anchor(e *Entry) string {
+func Anchor(e *changes.Entry) string {
 	sum := sha256.Sum256([]byte(e.PreviousETag + "\x00" + e.ETag + "\x00" + e.Date.UTC().Format(time.RFC3339)))
 	return "change-" + hex.EncodeToString(sum[:6])
 }
 
-// Feed returns h as an Atom feed (RFC 4287), newest entry first. Titles
+// Atom returns h as an Atom feed (RFC 4287), newest entry first. Titles
 // come from the API: they are escaped, never markup.
-func Feed(h *History, o FeedOptions) ([]byte, error) {
+func Atom(h *changes.History, o Options) ([]byte, error) {
 	f := atomFeed{Lang: o.Lang, Title: o.Title, Subtitle: o.Subtitle, ID: o.ID, Generator: o.Generator,
 		Links: []atomLink{{Href: o.Self, Rel: "self", Type: "application/atom+xml"}, {Href: o.Page, Rel: "alternate", Type: "text/html"}}}
 	f.Author.Name = o.Title
@@ -117,9 +119,9 @@ func Feed(h *History, o FeedOptions) ([]byte, error) {
 
 // entryHTML is an entry's content: a list per kind of change, as HTML
 // (which the feed then escapes as text, as type="html" wants).
-func entryHTML(e *Entry, o FeedOptions) string {
+func entryHTML(e *changes.Entry, o Options) string {
 	var b strings.Builder
-	link := func(it Item) string {
+	link := func(it changes.Item) string {
 		t := html.EscapeString(it.Title)
 		if it.Path == "" || o.Node == nil {
 			return t
