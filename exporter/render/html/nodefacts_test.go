@@ -13,7 +13,7 @@ import (
 // whose node n is set up by the caller.
 func factsFixture(n *model.Node) *fixture {
 	c := &Curriculum{ID: "c1", Name: "Álgebra", Slug: "algebra", PrimaryLocale: "en",
-		Locales:  []Locale{{Code: "en", Name: "English", Slug: "en", IsPrimary: true}, {Code: "es", Name: "Español", Slug: "es"}},
+		Locales:  []model.Locale{{Code: "en", Name: "English", Slug: "en", IsPrimary: true}, {Code: "es", Name: "Español", Slug: "es"}},
 		Variants: []Variant{{ID: "c1", Slug: "base"}}, Exported: map[string]bool{"base/es": true}}
 	e := model.Export{CurriculumID: "c1", CurriculumName: "Álgebra", Locale: "es", PrimaryLocale: "en",
 		CurriculumSlug: "algebra", VariantSlug: "base", LocaleSlug: "es"}
