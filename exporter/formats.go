@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
@@ -26,18 +27,27 @@ import (
 )
 
 // Formats is the registry of the formats this build writes, in the order
-// a tree renders in them. Adding a format is its package and one line
-// here.
+// a tree renders in them. Adding a format is its package and one entry
+// here: what the rest of curex needs to know of it (where its files go,
+// what the website offers for download, what it shows) is in the entry,
+// and the run, the manifest, the website, `curex serve` and `curex demo`
+// read it from there.
 func Formats() *render.Registry {
 	const shows = render.ShowsImages | render.ShowsMath
 	return render.NewRegistry(
-		render.Format{Name: "html", Default: true, NewSite: html.NewSite, Shows: shows, InPages: true},
-		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat},
-		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat},
-		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true},
-		render.Format{Name: "pdf", New: pdf.New, Shows: shows, InPages: true},
-		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true},
-		render.Format{Name: "cartridge", New: cartridge.NewFormat, Shows: shows},
+		render.Format{Name: "html", Default: true, NewSite: html.NewSite, Shows: shows, InPages: true, Path: layout.ExportIndex},
+		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat, Path: layout.TreeJSON,
+			Download: &render.Download{Path: layout.TreeJSON, Ext: ".json", Type: "application/json", LabelKey: "json_bundle", Label: "Download the JSON bundle", Rank: 6}},
+		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat, Path: layout.MarkdownDir,
+			Download: &render.Download{Path: layout.MarkdownZip, Ext: ".zip", Type: "application/zip", LabelKey: "download_markdown", Label: "Markdown bundle (zip)", Rank: 5}},
+		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true, Path: layout.Handbook,
+			Download: &render.Download{Path: layout.Handbook, Ext: ".html", Type: "text/html", LabelKey: "download_handbook", Label: "Printable handbook", Opens: true, Rank: 1}},
+		render.Format{Name: "pdf", New: pdf.New, Shows: shows, InPages: true, Path: layout.PDF,
+			Download: &render.Download{Path: layout.PDF, Ext: ".pdf", Type: "application/pdf", LabelKey: "download_pdf", Label: "Handbook (PDF)", Rank: 2}},
+		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true, Path: layout.EPUB,
+			Download: &render.Download{Path: layout.EPUB, Ext: layout.EPUBExt, Type: "application/epub+zip", LabelKey: "download_epub", Label: "E-book (EPUB)", Rank: 3}},
+		render.Format{Name: "cartridge", New: cartridge.NewFormat, Shows: shows, Path: layout.Cartridge,
+			Download: &render.Download{Path: layout.Cartridge, Ext: ".imscc", Type: "application/zip", LabelKey: "download_cartridge", Label: "Course cartridge (LMS)", Rank: 4}},
 	)
 }
 
@@ -57,8 +67,11 @@ var ErrPDFTimeout = pdf.ErrTimeout
 // which needs every tree first (a render.Site).
 type treeFormats struct {
 	renderers []render.Renderer
-	deferred  []render.Deferred
-	locales   map[string][]render.Locale // by base curriculum id
+	// paths are where each renderer's files are (Format.Path, nil for
+	// none), by the renderer's index.
+	paths    []func(model.Export) string
+	deferred []render.Deferred
+	locales  map[string][]render.Locale // by base curriculum id
 	// math counts the math errors of a tree, when a format shows math.
 	math *content.Renderer
 }
@@ -66,7 +79,7 @@ type treeFormats struct {
 // newTreeFormats prepares the renderers of the selected formats. With pdf
 // selected it starts Chromium at once, so a machine without one fails
 // before any request is spent.
-func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*treeFormats, error) {
+func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, plan *fetch.Plan) (*treeFormats, error) {
 	f := &treeFormats{locales: map[string][]render.Locale{}}
 	for _, cp := range plan.Curricula {
 		ls := make([]render.Locale, 0, len(cp.Locales))
@@ -75,14 +88,16 @@ func newTreeFormats(ctx context.Context, o render.Options, plan *fetch.Plan) (*t
 		}
 		f.locales[cp.Curriculum.ID] = ls
 	}
-	if Formats().Any(o.Formats, render.ShowsMath) {
+	if reg.Any(o.Formats, render.ShowsMath) {
 		f.math = content.New(content.WithMath(o.Math))
 	}
 	var err error
-	if f.renderers, err = Formats().New(ctx, o); err != nil {
+	if f.renderers, err = reg.New(ctx, o); err != nil {
 		return nil, formatError(err)
 	}
 	for _, r := range f.renderers {
+		format, _ := reg.Format(r.Name())
+		f.paths = append(f.paths, format.Path)
 		if d, ok := r.(render.Deferred); ok {
 			f.deferred = append(f.deferred, d)
 		}
@@ -198,6 +213,11 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 			return &RenderError{Export: t.Export, Err: err}
 		}
 	}
+	for i, r := range f.renderers {
+		if path := f.paths[i]; path != nil {
+			entry.SetPath(r.Name(), path(t.Export))
+		}
+	}
 	if err := flush(ctx, w, pending); err != nil {
 		return err
 	}
@@ -259,12 +279,14 @@ func (f *treeFormats) wait() ([]render.Late, error) {
 	return late, nil
 }
 
-// printed returns the PDFs printed this run and those the cache had.
-func (f *treeFormats) printed() (printed, reused int) {
+// reused returns the files the formats that reuse earlier work (the
+// PDF's prints) made this run and those they reused (render.Reusing).
+func (f *treeFormats) reused() (made, reused int) {
 	for _, r := range f.renderers {
-		if p, ok := r.(*pdf.Renderer); ok {
-			return p.Counts()
+		if c, ok := r.(render.Reusing); ok {
+			m, u := c.Counts()
+			made, reused = made+m, reused+u
 		}
 	}
-	return 0, 0
+	return made, reused
 }

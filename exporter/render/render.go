@@ -73,6 +73,9 @@ type Renderer interface {
 
 // Late is an export a Deferred renderer could not finish: it fails alone.
 type Late struct {
+	// Format is the name of the format whose file is late: the run
+	// carries over that file's previous version (Format.Path).
+	Format string
 	Export model.Export
 	Err    error
 }
@@ -87,6 +90,13 @@ type Deferred interface {
 	// Wait waits for the work started. It returns the exports whose work
 	// failed alone, and an error that fails the run.
 	Wait() ([]Late, error)
+}
+
+// Reusing is a Renderer that reuses files made by earlier runs (the PDF
+// reuses the prints its cache holds). The run sums its counts up.
+type Reusing interface {
+	// Counts returns the files made this run and those reused.
+	Counts() (made, reused int)
 }
 
 // Options are the settings formats share. Each format takes what it needs
@@ -139,6 +149,10 @@ type Options struct {
 	Math *mathml.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
+	// Downloads are the files the selected formats offer for each
+	// export, in the website's order (Registry.Downloads): the website
+	// links to them without knowing the formats.
+	Downloads []Download
 }
 
 // Has reports whether format is selected.
@@ -164,6 +178,14 @@ type Format struct {
 	// book) rather than among its bundles: a failed export carries that
 	// folder over to keep them.
 	InPages bool
+	// Path is where the format's files of an export are (a path of
+	// package layout): the manifest entry lists it under the format's
+	// Name once the format rendered the export (output.ManifestExport.
+	// SetPath). Nil for a format the manifest does not list.
+	Path func(e model.Export) string
+	// Download, when set, is the file of each export the website offers
+	// for download, and the media type `curex serve` sends it with.
+	Download *Download
 }
 
 // Shows is a set of what a format shows of a tree's content.
@@ -206,6 +228,19 @@ type Registry struct {
 
 // NewRegistry returns a registry of formats, which render in that order.
 func NewRegistry(formats ...Format) *Registry { return &Registry{formats: formats} }
+
+// Formats lists the registry's formats, in their order: a build may make
+// a registry of its own from them and more (NewRegistry).
+func (r *Registry) Formats() []Format { return slices.Clone(r.formats) }
+
+// Format returns the format named name.
+func (r *Registry) Format(name string) (Format, bool) {
+	i := slices.IndexFunc(r.formats, func(f Format) bool { return f.Name == name })
+	if i < 0 {
+		return Format{}, false
+	}
+	return r.formats[i], true
+}
 
 // Names lists every format's name.
 func (r *Registry) Names() []string {

@@ -48,7 +48,7 @@ func TestServe(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(dir)
+	h, err := New(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestPolicies(t *testing.T) {
-	h, err := New(site(t))
+	h, err := New(site(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestPolicies(t *testing.T) {
 // (site_scripts) join script-src and connect-src of website pages, not
 // the handbook's, and that anything but an https origin is refused.
 func TestPolicyListsScriptOrigins(t *testing.T) {
-	h, err := New(site(t), "https://stats.example.org", "https://cdn.example.net:8443")
+	h, err := New(site(t), Options{ScriptOrigins: []string{"https://stats.example.org", "https://cdn.example.net:8443"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestPolicyListsScriptOrigins(t *testing.T) {
 		"javascript:alert(1)", "data:text/javascript,alert(1)", "http://stats.example.org",
 		"https://stats.example.org; script-src *", "https://", "'unsafe-inline'", "*", "https://a b",
 	} {
-		if _, err := New(site(t), bad); err == nil {
+		if _, err := New(site(t), Options{ScriptOrigins: []string{bad}}); err == nil {
 			t.Errorf("New with script origin %q: no error", bad)
 		}
 	}
@@ -169,7 +169,7 @@ func TestNewRejectsFoldersWithoutSite(t *testing.T) {
 		{"missing folder", filepath.Join(t.TempDir(), "nope")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New(tc.dir)
+			_, err := New(tc.dir, Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.dir) {
 				t.Fatalf("error %v, want one naming %s", err, tc.dir)
 			}

@@ -276,9 +276,7 @@ func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.E
 func siteOf(o render.Options, plan *fetch.Plan, exported map[model.Key]bool) *Site {
 	site := &Site{
 		URL: o.SiteURL, Generator: o.Generator, Title: o.Site.Title, Lang: o.Site.Language, Identity: o.Site,
-		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
-		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"), Cartridges: o.Has("cartridge"),
-		EPUBs: o.Has("epub"),
+		JSONBundles: o.Has("json"), Downloads: o.Downloads,
 	}
 	for _, cp := range plan.Curricula {
 		// Names are shown as one-line texts (fetch.PlainText: no control

@@ -152,7 +152,7 @@ func (r *Renderer) Start(ctx context.Context, w render.Writer, e model.Export) {
 		if errors.Is(err, ErrTimeout) {
 			// That export fails, the others go on.
 			r.mu.Lock()
-			r.late = append(r.late, render.Late{Export: e, Err: fmt.Errorf("pdf of %s: %w", dir, err)})
+			r.late = append(r.late, render.Late{Format: r.Name(), Export: e, Err: fmt.Errorf("pdf of %s: %w", dir, err)})
 			r.mu.Unlock()
 			return nil
 		}
