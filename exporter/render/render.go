@@ -1,9 +1,13 @@
 // Package render is the seam between the run and the formats curex
-// writes. A format is a Renderer: it renders one tree through a Writer and
-// names the files it wrote in the tree's manifest entry. The formats of a
-// build are listed once, in a Registry value the run builds (see
+// writes. A format is a Renderer, which renders one tree through a
+// Writer, and what the rest of curex needs to know of it, as data: a
+// Format (where its files are, what the website offers for download and
+// with which media type and label, what it shows). The formats of a build
+// are listed once, in a Registry value the run builds (see
 // exporter.Formats); there is no registration at init time. Adding a
-// format is a package implementing Renderer and one line in that list.
+// format is a package implementing Renderer and one entry in that list:
+// the run, the manifest, the website, `curex serve` and `curex demo` read
+// the entry.
 //
 // A Renderer that goes on with a tree after its files are written (the PDF
 // is printed in the background) also implements Deferred. The website
@@ -65,9 +69,12 @@ func (t *Tree) OwnLocale() (Locale, bool) {
 type Renderer interface {
 	// Name is the format's name, as --formats spells it.
 	Name() string
-	// Render renders t through w and sets the paths of the files it
-	// wrote in entry. An error is the tree's: the run fails that export
-	// alone and writes none of its files.
+	// Render renders t through w, at the paths of package layout. entry
+	// is the tree's manifest entry so far (its images, for a format that
+	// needs them); the run lists the format's files in it
+	// (Format.Path) once every format rendered the tree. An error is
+	// the tree's: the run fails that export alone and writes none of its
+	// files.
 	Render(ctx context.Context, w Writer, t *Tree, entry *output.ManifestExport) error
 }
 

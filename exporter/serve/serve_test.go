@@ -190,3 +190,31 @@ func TestContentType(t *testing.T) {
 		}
 	}
 }
+
+// TestServeFormatTypes: a file of a format the fixed table does not know
+// is sent the media type its format declares (Options.Types); the table
+// keeps its own types, and an extension neither knows is octet-stream.
+func TestServeFormatTypes(t *testing.T) {
+	dir := site(t)
+	for name, body := range map[string]string{"outline.cx": "one\n", "data.json": "{}", "blob.bin": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := New(dir, Options{Types: map[string]string{".cx": "text/x-outline; charset=utf-8", ".json": "text/plain"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, tc := range []struct{ path, want string }{
+		{"/outline.cx", "text/x-outline; charset=utf-8"},
+		{"/data.json", "application/json"},
+		{"/blob.bin", "application/octet-stream"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+		if got := rec.Header().Get("Content-Type"); rec.Code != http.StatusOK || got != tc.want {
+			t.Errorf("%s: %d %q, want 200 %q", tc.path, rec.Code, got, tc.want)
+		}
+	}
+}
