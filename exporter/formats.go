@@ -67,9 +67,9 @@ var ErrPDFTimeout = pdf.ErrTimeout
 // which needs every tree first (a render.Site).
 type treeFormats struct {
 	renderers []render.Renderer
-	// paths are where each renderer's files are (Format.Path, nil for
-	// none), by the renderer's index.
-	paths    []func(model.Export) string
+	// reg is the registry the renderers come from: it says where each
+	// format's files are (list).
+	reg      *render.Registry
 	deferred []render.Deferred
 	locales  map[string][]render.Locale // by base curriculum id
 	// math counts the math errors of a tree, when a format shows math.
@@ -80,7 +80,7 @@ type treeFormats struct {
 // selected it starts Chromium at once, so a machine without one fails
 // before any request is spent.
 func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, plan *fetch.Plan) (*treeFormats, error) {
-	f := &treeFormats{locales: map[string][]render.Locale{}}
+	f := &treeFormats{reg: reg, locales: map[string][]render.Locale{}}
 	for _, cp := range plan.Curricula {
 		ls := make([]render.Locale, 0, len(cp.Locales))
 		for _, l := range cp.Locales {
@@ -96,8 +96,6 @@ func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options,
 		return nil, formatError(err)
 	}
 	for _, r := range f.renderers {
-		format, _ := reg.Format(r.Name())
-		f.paths = append(f.paths, format.Path)
 		if d, ok := r.(render.Deferred); ok {
 			f.deferred = append(f.deferred, d)
 		}
@@ -213,10 +211,8 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 			return &RenderError{Export: t.Export, Err: err}
 		}
 	}
-	for i, r := range f.renderers {
-		if path := f.paths[i]; path != nil {
-			entry.SetPath(r.Name(), path(t.Export))
-		}
+	for _, r := range f.renderers {
+		f.list(r.Name(), t.Export, entry)
 	}
 	if err := flush(ctx, w, pending); err != nil {
 		return err
@@ -225,6 +221,14 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		d.Start(ctx, w, t.Export)
 	}
 	return nil
+}
+
+// list lists in entry where the files of format are for e (Format.Path),
+// once the format rendered e.
+func (f *treeFormats) list(format string, e model.Export, entry *output.ManifestExport) {
+	if ff, ok := f.reg.Format(format); ok && ff.Path != nil {
+		entry.SetPath(format, ff.Path(e))
+	}
 }
 
 // mathErrors counts the expressions of t that do not convert to MathML,

@@ -413,6 +413,7 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 		if err := r.web.Keep(r.formats.tree(t), r.changes.history(t.Key()), &entry); err != nil {
 			return false, err
 		}
+		r.formats.list(r.web.Name(), t.Export, &entry)
 	}
 	rc.entry, rc.hasEntry = entry, true
 	r.sum.Written++

@@ -221,7 +221,8 @@ func (s *Website) withChanges(site *Site, exports []model.Export) {
 }
 
 // Keep implements render.Site: it records a tree written this run (t as
-// the formats see it) for its pages.
+// the formats see it) for its pages, and lists its feed in entry (the
+// run lists its pages: Format.Path).
 func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.ManifestExport) error {
 	e := t.Export
 	s.mu.Lock()
@@ -238,7 +239,6 @@ func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.Manifes
 	if s.queue != nil && s.left[id] == 1 && !s.spoiled[id] && s.warm.t == nil {
 		s.warm = warmTree{key: e.Key(), t: t.Tree}
 	}
-	entry.HTML = layout.ExportIndex(e)
 	return nil
 }
 
