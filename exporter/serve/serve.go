@@ -5,7 +5,9 @@
 // path nor a symbolic link inside the folder reaches a file outside it.
 // Content types come from a fixed table (not the machine's mime.types), so
 // every machine serves .js, .css, .svg, .json, .md, .pdf and .zip the same
-// way, and text always as UTF-8. A missing page answers 404 with the site's
+// way, and text always as UTF-8; a file whose extension the table lacks is
+// sent the media type its format declares (Options.Types, from the
+// registry of formats). A missing page answers 404 with the site's
 // own 404.html. Names starting with a dot (staging folders, .git) are not
 // served. Every answer carries the headers a careful host would set:
 // X-Content-Type-Options: nosniff, a Content-Security-Policy that the
