@@ -73,12 +73,17 @@ func ContentType(name string) string {
 	return octetStream
 }
 
-// contentType is ContentType, or for an extension the fixed table does
-// not know, the type of a format's files (Options.Types).
-func (h *Handler) contentType(name string) string {
+// contentType is TypeOf name with the formats' types (Options.Types).
+func (h *Handler) contentType(name string) string { return TypeOf(name, h.types) }
+
+// TypeOf is ContentType, or for an extension the fixed table does not
+// know, its type in formats (extension to media type, as
+// render.Registry.MediaTypes gives it). Serving and publishing a folder
+// both ask it.
+func TypeOf(name string, formats map[string]string) string {
 	t := ContentType(name)
 	if t == octetStream {
-		if ft, ok := h.types[strings.ToLower(path.Ext(name))]; ok {
+		if ft, ok := formats[strings.ToLower(path.Ext(name))]; ok {
 			return ft
 		}
 	}
