@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -42,7 +41,7 @@ func Formats() *render.Registry {
 			Download: &render.Download{Path: layout.MarkdownZip, Ext: ".zip", Type: "application/zip", LabelKey: "download_markdown", Label: "Markdown bundle (zip)", Rank: 5}},
 		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true, Path: layout.Handbook,
 			Download: &render.Download{Path: layout.Handbook, Ext: ".html", Type: "text/html", LabelKey: "download_handbook", Label: "Printable handbook", Opens: true, Rank: 1}},
-		render.Format{Name: "pdf", New: pdf.New, Shows: shows, InPages: true, Path: layout.PDF,
+		render.Format{Name: "pdf", New: pdf.New, Shows: shows | render.ShowsImagesOffline, InPages: true, Path: layout.PDF,
 			Download: &render.Download{Path: layout.PDF, Ext: ".pdf", Type: "application/pdf", LabelKey: "download_pdf", Label: "Handbook (PDF)", Rank: 2}},
 		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true, Path: layout.EPUB,
 			Download: &render.Download{Path: layout.EPUB, Ext: layout.EPUBExt, Type: "application/epub+zip", LabelKey: "download_epub", Label: "E-book (EPUB)", Rank: 3}},
@@ -118,9 +117,6 @@ func formatError(err error) error {
 func (f *treeFormats) tree(t *model.Tree) *render.Tree {
 	return &render.Tree{Tree: t, Locales: f.locales[t.CurriculumID]}
 }
-
-// has reports whether format was selected.
-func (c *Config) has(format string) bool { return slices.Contains(c.Formats, format) }
 
 // RenderError is a tree that one of the formats refused (a value its
 // renderer cannot write). Nothing of the tree reaches the output: its

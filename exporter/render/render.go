@@ -205,6 +205,11 @@ const (
 	ShowsImages Shows = 1 << iota
 	// ShowsMath: formulas, converted to MathML (Options.Math).
 	ShowsMath
+	// ShowsImagesOffline: the format cannot load an image by its URL
+	// (Chromium prints the PDF without the network), so with --assets
+	// remote the run still fetches the images it shows, for it alone
+	// (Options.RemoteImage).
+	ShowsImagesOffline
 )
 
 // Any reports whether a format of names (those selected) shows s.
