@@ -3,12 +3,14 @@ package exporter_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/curex/curex/exporter"
@@ -159,6 +161,106 @@ func TestEveryFormatIsWhereItSays(t *testing.T) {
 			}
 			if ct, _, _ := strings.Cut(serve.ContentType(p), ";"); ct != d.Type {
 				t.Errorf("curex serve sends %s as %s, the format says %s", p, ct, d.Type)
+			}
+		})
+	}
+}
+
+// stamp is a deferred format of this test's own: Start writes a stamp of
+// the run into each export's bundle, or, when late, Wait says the export's
+// stamp did not come in time.
+type stamp struct {
+	run  string
+	late bool
+	mu   sync.Mutex
+	todo []render.Late
+}
+
+// stampPath is where an export's stamp goes.
+func stampPath(e model.Export) string { return layout.BundleDir(e) + "/stamp.txt" }
+
+func (*stamp) Name() string { return "stamp" }
+
+func (*stamp) Render(context.Context, render.Writer, *render.Tree, *output.ManifestExport) error {
+	return nil
+}
+
+func (s *stamp) Start(_ context.Context, w render.Writer, e model.Export) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.late {
+		s.todo = append(s.todo, render.Late{Format: "stamp", Export: e, Err: errors.New("stamp of " + e.Dir() + ": too late")})
+		return
+	}
+	if err := w.Write(stampPath(e), []byte(s.run)); err != nil {
+		s.todo = append(s.todo, render.Late{Format: "stamp", Export: e, Err: err})
+	}
+}
+
+func (s *stamp) Wait() ([]render.Late, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	late := s.todo
+	s.todo = nil
+	return late, nil
+}
+
+// TestALateFileOfAnyFormatKeepsItsPrevious: a deferred format of a test's
+// own whose file does not come in time fails its export alone, which
+// keeps that format's previous file (listed in the manifest, state kept)
+// or, with none, lists none (state missing), as the PDF's late prints
+// do. On b489b29 the run carried over the entry's PDF whatever the late
+// format was.
+func TestALateFileOfAnyFormatKeepsItsPrevious(t *testing.T) {
+	t.Parallel()
+	_, url := sampleServer(t, sandbox.Options{})
+	registry := func(s *stamp) *render.Registry {
+		return render.NewRegistry(append(exporter.Formats().Formats(), render.Format{Name: "stamp", Path: stampPath,
+			New: func(context.Context, render.Options) (render.Renderer, error) { return s, nil }})...)
+	}
+	export := func(out string, s *stamp) (*exporter.Summary, output.ManifestExport) {
+		t.Helper()
+		cfg := exporter.Config{BaseURL: url, Token: token, Output: out, Limits: ratelimit.Limits{}, Generator: "curex " + s.run,
+			Registry: registry(s), Formats: []string{"json", "stamp"},
+			Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"base"}, Locales: []string{"en"}}}
+		sum, err := exporter.Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(out, layout.Manifest))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m output.Manifest
+		if err := json.Unmarshal(data, &m); err != nil || len(m.Exports) != 1 {
+			t.Fatalf("manifest: %v, %d exports", err, len(m.Exports))
+		}
+		return sum, m.Exports[0]
+	}
+	const want = "bundles/algebra-1/base/en/stamp.txt"
+	out := filepath.Join(t.TempDir(), "out")
+	if sum, e := export(out, &stamp{run: "one"}); sum.Partial() || e.Path("stamp") != want || e.State != output.StateOK {
+		t.Fatalf("first run: %d failures, stamp %q, state %s", len(sum.Failures), e.Path("stamp"), e.State)
+	}
+	tests := []struct {
+		name, out, state, path, data string
+		kept                         bool
+	}{
+		{"previous stamp", out, output.StateKept, want, "one", true},
+		{"no previous stamp", filepath.Join(t.TempDir(), "fresh"), output.StateMissing, "", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sum, e := export(tc.out, &stamp{run: "two", late: true})
+			if len(sum.Failures) != 1 || sum.Failures[0].Kept != tc.kept || !strings.Contains(sum.Failures[0].Err.Error(), "too late") {
+				t.Fatalf("failures %+v, want one, kept %v", sum.Failures, tc.kept)
+			}
+			if e.State != tc.state || e.Path("stamp") != tc.path || e.JSON == "" || !strings.Contains(e.Error, "too late") {
+				t.Errorf("entry: state %s, stamp %q, json %q, error %q; want %s, %q", e.State, e.Path("stamp"), e.JSON, e.Error, tc.state, tc.path)
+			}
+			data, err := os.ReadFile(filepath.Join(tc.out, filepath.FromSlash(want)))
+			if string(data) != tc.data || (err == nil) != tc.kept {
+				t.Errorf("stamp %q, %v; want %q", data, err, tc.data)
 			}
 		})
 	}

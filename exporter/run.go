@@ -545,9 +545,12 @@ func (r *run) settle(context.Context) error {
 // such file) with the error; its other formats are this run's.
 func (r *run) keepLate(l render.Late) error {
 	rc := r.rec(l.Export)
-	kept, err := r.w.CarryOver(rc.entry.Path(l.Format))
-	if err != nil {
-		return err
+	kept := false
+	if p := rc.entry.Path(l.Format); p != "" { // a format the manifest does not list keeps nothing
+		var err error
+		if kept, err = r.w.CarryOver(p); err != nil {
+			return err
+		}
 	}
 	rc.entry.State, rc.entry.Error = output.StateKept, l.Err.Error()
 	if !kept {
