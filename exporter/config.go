@@ -25,6 +25,10 @@ type Config struct {
 	// Output is the output folder.
 	Output  string
 	Formats []string
+	// Registry lists the formats the run knows (--formats names them);
+	// nil is Formats(). A build with formats of its own passes its
+	// registry here.
+	Registry *render.Registry
 	// CacheDir holds the ETag cache.
 	CacheDir string
 	Limits   ratelimit.Limits
@@ -115,9 +119,9 @@ func (c *Config) checkAPI() error {
 // check checks the rest of c and fills in the defaults.
 func (c *Config) check() error {
 	if len(c.Formats) == 0 {
-		c.Formats = DefaultFormats()
+		c.Formats = c.registry().Defaults()
 	}
-	if err := Formats().Check(c.Formats); err != nil {
+	if err := c.registry().Check(c.Formats); err != nil {
 		return &ConfigError{err}
 	}
 	switch c.Paper {
@@ -164,7 +168,16 @@ func (c *Config) check() error {
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CacheDir: c.CacheDir,
-		PDFTimeout: c.PDFTimeout, Log: c.Log}
+		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats)}
+}
+
+// registry returns the formats the run knows: Config.Registry, or
+// Formats().
+func (c *Config) registry() *render.Registry {
+	if c.Registry != nil {
+		return c.Registry
+	}
+	return Formats()
 }
 
 // Progress receives a run's progress. Implementations must be safe for

@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/render"
@@ -25,18 +25,27 @@ import (
 )
 
 // Formats is the registry of the formats this build writes, in the order
-// a tree renders in them. Adding a format is its package and one line
-// here.
+// a tree renders in them. Adding a format is its package and one entry
+// here: what the rest of curex needs to know of it (where its files go,
+// what the website offers for download, what it shows) is in the entry,
+// and the run, the manifest, the website, `curex serve` and `curex demo`
+// read it from there.
 func Formats() *render.Registry {
 	const shows = render.ShowsImages | render.ShowsMath
 	return render.NewRegistry(
-		render.Format{Name: "html", Default: true, NewSite: html.NewSite, Shows: shows, InPages: true},
-		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat},
-		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat},
-		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true},
-		render.Format{Name: "pdf", New: pdf.New, Shows: shows, InPages: true},
-		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true},
-		render.Format{Name: "cartridge", New: cartridge.NewFormat, Shows: shows},
+		render.Format{Name: "html", Default: true, NewSite: html.NewSite, Shows: shows, InPages: true, Path: layout.ExportIndex},
+		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat, Path: layout.TreeJSON,
+			Download: &render.Download{Path: layout.TreeJSON, Ext: ".json", Type: "application/json", LabelKey: "json_bundle", Label: "Download the JSON bundle", Rank: 6}},
+		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat, Path: layout.MarkdownDir,
+			Download: &render.Download{Path: layout.MarkdownZip, Ext: ".zip", Type: "application/zip", LabelKey: "download_markdown", Label: "Markdown bundle (zip)", Rank: 5}},
+		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true, Path: layout.Handbook,
+			Download: &render.Download{Path: layout.Handbook, Ext: ".html", Type: "text/html", LabelKey: "download_handbook", Label: "Printable handbook", Opens: true, Rank: 1}},
+		render.Format{Name: "pdf", New: pdf.New, Shows: shows | render.ShowsImagesOffline, InPages: true, Path: layout.PDF,
+			Download: &render.Download{Path: layout.PDF, Ext: ".pdf", Type: "application/pdf", LabelKey: "download_pdf", Label: "Handbook (PDF)", Rank: 2}},
+		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true, Path: layout.EPUB,
+			Download: &render.Download{Path: layout.EPUB, Ext: layout.EPUBExt, Type: "application/epub+zip", LabelKey: "download_epub", Label: "E-book (EPUB)", Rank: 3}},
+		render.Format{Name: "cartridge", New: cartridge.NewFormat, Shows: shows, Path: layout.Cartridge,
+			Download: &render.Download{Path: layout.Cartridge, Ext: ".imscc", Type: "application/zip", LabelKey: "download_cartridge", Label: "Course cartridge (LMS)", Rank: 4}},
 	)
 }
 
@@ -56,8 +65,11 @@ var ErrPDFTimeout = pdf.ErrTimeout
 // which needs every tree first (a render.Site).
 type treeFormats struct {
 	renderers []render.Renderer
-	deferred  []render.Deferred
-	locales   map[string][]model.Locale // by base curriculum id
+	// reg is the registry the renderers come from: it says where each
+	// format's files are (list).
+	reg      *render.Registry
+	deferred []render.Deferred
+	locales  map[string][]model.Locale // by base curriculum id
 	// math counts the math errors of a tree, when a format shows math.
 	math *content.Renderer
 }
@@ -66,16 +78,16 @@ type treeFormats struct {
 // see the locales of each curriculum in catalog. With pdf selected it
 // starts Chromium at once, so a machine without one fails before any
 // request is spent.
-func newTreeFormats(ctx context.Context, o render.Options, catalog *model.Catalog) (*treeFormats, error) {
-	f := &treeFormats{locales: map[string][]model.Locale{}}
+func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, catalog *model.Catalog) (*treeFormats, error) {
+	f := &treeFormats{reg: reg, locales: map[string][]model.Locale{}}
 	for _, c := range catalog.Curricula {
 		f.locales[c.ID] = c.Locales
 	}
-	if Formats().Any(o.Formats, render.ShowsMath) {
+	if reg.Any(o.Formats, render.ShowsMath) {
 		f.math = content.New(content.WithMath(o.Math))
 	}
 	var err error
-	if f.renderers, err = Formats().New(ctx, o); err != nil {
+	if f.renderers, err = reg.New(ctx, o); err != nil {
 		return nil, formatError(err)
 	}
 	for _, r := range f.renderers {
@@ -101,9 +113,6 @@ func formatError(err error) error {
 func (f *treeFormats) tree(t *model.Tree) *render.Tree {
 	return &render.Tree{Tree: t, Locales: f.locales[t.CurriculumID]}
 }
-
-// has reports whether format was selected.
-func (c *Config) has(format string) bool { return slices.Contains(c.Formats, format) }
 
 // RenderError is a tree that one of the formats refused (a value its
 // renderer cannot write). Nothing of the tree reaches the output: its
@@ -194,6 +203,9 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 			return &RenderError{Export: t.Export, Err: err}
 		}
 	}
+	for _, r := range f.renderers {
+		f.list(r.Name(), t.Export, entry)
+	}
 	if err := flush(ctx, w, pending); err != nil {
 		return err
 	}
@@ -201,6 +213,14 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		d.Start(ctx, w, t.Export)
 	}
 	return nil
+}
+
+// list lists in entry where the files of format are for e (Format.Path),
+// once the format rendered e.
+func (f *treeFormats) list(format string, e model.Export, entry *output.ManifestExport) {
+	if ff, ok := f.reg.Format(format); ok && ff.Path != nil {
+		entry.SetPath(format, ff.Path(e))
+	}
 }
 
 // mathErrors counts the expressions of t that do not convert to MathML,
@@ -255,12 +275,14 @@ func (f *treeFormats) wait() ([]render.Late, error) {
 	return late, nil
 }
 
-// printed returns the PDFs printed this run and those the cache had.
-func (f *treeFormats) printed() (printed, reused int) {
+// reused returns the files the formats that reuse earlier work (the
+// PDF's prints) made this run and those they reused (render.Reusing).
+func (f *treeFormats) reused() (made, reused int) {
 	for _, r := range f.renderers {
-		if p, ok := r.(*pdf.Renderer); ok {
-			return p.Counts()
+		if c, ok := r.(render.Reusing); ok {
+			m, u := c.Counts()
+			made, reused = made+m, reused+u
 		}
 	}
-	return 0, 0
+	return made, reused
 }

@@ -67,7 +67,8 @@ type images struct {
 // stay remote or no format shows them. A build (offline) takes them from
 // the cache alone.
 func newImages(c *Config, offline bool) (*images, error) {
-	if c.Assets == AssetsRemote && !c.has("pdf") || !Formats().Any(c.Formats, render.ShowsImages) {
+	reg := c.registry()
+	if c.Assets == AssetsRemote && !reg.Any(c.Formats, render.ShowsImagesOffline) || !reg.Any(c.Formats, render.ShowsImages) {
 		return &images{written: map[string]bool{}, files: map[string]string{}, log: c.Log}, nil
 	}
 	f, err := assets.NewFetcher(assets.Options{AllowPrivate: c.AllowPrivateAssets, AllowHosts: c.AssetHosts,

@@ -289,10 +289,10 @@ func (r *run) schedule(ctx context.Context) error {
 	// One converter for every format: the same expressions recur
 	// across a curriculum's variants and locales.
 	o.Math = mathml.New(mathml.Options{})
-	if r.web, err = Formats().NewSite(ctx, o); err != nil {
+	if r.web, err = c.registry().NewSite(ctx, o); err != nil {
 		return formatError(err)
 	}
-	if r.formats, err = newTreeFormats(ctx, o, r.catalog); err != nil {
+	if r.formats, err = newTreeFormats(ctx, c.registry(), o, r.catalog); err != nil {
 		return err
 	}
 	r.defer_(r.formats.close)
@@ -415,6 +415,7 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 		if err := r.web.Keep(r.formats.tree(t), r.changes.history(t.Key()), &entry); err != nil {
 			return false, err
 		}
+		r.formats.list(r.web.Name(), t.Export, &entry)
 	}
 	rc.entry, rc.hasEntry = entry, true
 	r.sum.Written++
@@ -490,7 +491,7 @@ func (r *run) settle(context.Context) error {
 	for _, rc := range r.records {
 		rc.pages = rc.hasEntry
 	}
-	pages := Formats().AnyInPages(r.c.Formats)
+	pages := r.c.registry().AnyInPages(r.c.Formats)
 	for i := range r.sum.Failures {
 		fl := &r.sum.Failures[i]
 		kept, err := r.w.CarryOver(layout.BundleDir(fl.Export))
@@ -532,28 +533,33 @@ func (r *run) settle(context.Context) error {
 		return err
 	}
 	for _, l := range late {
-		if err := r.keepLatePDF(l.Export, l.Err); err != nil {
+		if err := r.keepLate(l); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// keepLatePDF makes an export whose handbook did not print within
-// Config.PDFTimeout a failure of the run (exit 3): its previous PDF, if
-// any, is carried over, and its manifest entry says kept (or missing,
-// with no PDF) with the error; its other formats are this run's.
-func (r *run) keepLatePDF(e model.Export, lateErr error) error {
-	rc := r.rec(e)
-	kept, err := r.w.CarryOver(rc.entry.PDF)
-	if err != nil {
-		return err
+// keepLate makes an export whose file of a deferred format did not come
+// in time (a handbook that did not print within Config.PDFTimeout) a
+// failure of the run (exit 3): that file's previous version, if any, is
+// carried over, and its manifest entry says kept (or missing, with no
+// such file) with the error; its other formats are this run's.
+func (r *run) keepLate(l render.Late) error {
+	rc := r.rec(l.Export)
+	kept := false
+	if p := rc.entry.Path(l.Format); p != "" { // a format the manifest does not list keeps nothing
+		var err error
+		if kept, err = r.w.CarryOver(p); err != nil {
+			return err
+		}
 	}
-	rc.entry.State, rc.entry.Error = output.StateKept, lateErr.Error()
+	rc.entry.State, rc.entry.Error = output.StateKept, l.Err.Error()
 	if !kept {
-		rc.entry.State, rc.entry.PDF = output.StateMissing, ""
+		rc.entry.State = output.StateMissing
+		rc.entry.SetPath(l.Format, "")
 	}
-	r.sum.Failures = append(r.sum.Failures, Failure{Export: e, Err: lateErr, Kept: kept})
+	r.sum.Failures = append(r.sum.Failures, Failure{Export: l.Export, Err: l.Err, Kept: kept})
 	return nil
 }
 
@@ -606,7 +612,7 @@ func (r *run) commit(context.Context) error {
 	sum := r.sum
 	sum.Files = r.w.Listed()
 	sum.FilesWritten, sum.FilesUnchanged = r.w.Counts()
-	sum.PDFsPrinted, sum.PDFsReused = r.formats.printed()
+	sum.PDFsPrinted, sum.PDFsReused = r.formats.reused()
 	sum.AssetsFetched, sum.AssetsReused, sum.AssetsFailed = r.images.counts()
 	sum.Stats = r.s.stats.Snapshot()
 	sum.Duration = time.Since(r.start)

@@ -77,7 +77,7 @@ type unreadable struct {
 // previousDir returns the folder (curriculum/variant/locale) of an export
 // of the previous manifest, from the paths it lists.
 func previousDir(p output.ManifestExport) string {
-	for _, f := range []string{p.JSON, p.Markdown, p.HTML, p.Handbook, p.PDF, p.Cartridge} {
+	for _, f := range p.Paths() {
 		f = strings.TrimPrefix(f, layout.BundlesRoot+"/")
 		if segs := strings.SplitN(f, "/", 4); len(segs) == 4 {
 			return strings.Join(segs[:3], "/")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/layout"
+	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
@@ -87,33 +89,19 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	if err != nil {
 		return err
 	}
-	ds, err := dataset.Sample()
-	if err != nil {
-		return err
-	}
-	h, err := sandbox.New(ds, sandbox.Options{Logger: log})
-	if err != nil {
-		return err
-	}
-	srv, err := sandbox.Listen("127.0.0.1:0", h)
+	srv, err := startSample(log)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	fmt.Fprintf(say, "sandbox with the sample curricula at %s\n", srv.URL)
-
 	cache, err := os.MkdirTemp("", "curex-demo-cache-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(cache)
 	if !chosen {
-		formats = exporter.DefaultFormats()
-		if _, err := chrome.Find(""); err == nil {
-			formats = append(formats, "pdf")
-		} else {
-			fmt.Fprintln(say, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
-		}
+		formats = demoFormats(say)
 	}
 	date, err := sourceDateEpoch()
 	if err != nil {
@@ -131,35 +119,61 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 		return runError(err) // a refused output folder is exit 2, as for export
 	}
 	printSummary(g, out, sum)
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		abs = out
-	}
-	has := func(f ...string) bool {
-		return slices.ContainsFunc(formats, func(x string) bool { return slices.Contains(f, x) })
-	}
-	fmt.Fprintln(say)
-	if has("html") {
-		fmt.Fprintf(say, "Open the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, "index.html")))
-	}
-	each := filepath.Join(abs, "<curriculum>", "<variant>", "<locale>")
-	bundles := filepath.Join(abs, "bundles", "<curriculum>", "<variant>", "<locale>")
-	if has("handbook", "pdf") {
-		fmt.Fprintf(say, "Handbooks:      %s\n", filepath.Join(each, "handbook.html (.pdf)"))
-	}
-	if has("json", "markdown") {
-		fmt.Fprintf(say, "Bundles:        %s\n", filepath.Join(bundles, "tree.json, markdown/, markdown.zip"))
-	}
-	if has("cartridge") {
-		fmt.Fprintf(say, "Cartridges:     %s\n", filepath.Join(bundles, layout.CartridgeFile+" (IMS Common Cartridge: import into Canvas, Moodle, ...)"))
-	}
-	if has("epub") {
-		fmt.Fprintf(say, "E-books:        %s\n", filepath.Join(each, "<curriculum>-<variant>-<locale>"+layout.EPUBExt+" (EPUB 3: open in an e-reader)"))
-	}
-	fmt.Fprintf(say, "Preview:        curex serve %s\n", out)
-	fmt.Fprintf(say, "Manifest:       %s\n", filepath.Join(abs, "manifest.json"))
+	sayWhere(say, exporter.Formats(), out, formats)
 	if sum.Partial() {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%d of %d exports failed", len(sum.Failures), sum.Planned)}
 	}
 	return nil
+}
+
+// startSample starts the sandbox with the sample curricula on a free
+// loopback port.
+func startSample(log *slog.Logger) (*sandbox.Server, error) {
+	ds, err := dataset.Sample()
+	if err != nil {
+		return nil, err
+	}
+	h, err := sandbox.New(ds, sandbox.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.Listen("127.0.0.1:0", h)
+}
+
+// demoFormats are the demo's formats when none are chosen: the default
+// formats, and the PDF when Chromium is found (else say tells how to get
+// it).
+func demoFormats(say io.Writer) []string {
+	formats := exporter.DefaultFormats()
+	if _, err := chrome.Find(""); err != nil {
+		fmt.Fprintln(say, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
+		return formats
+	}
+	return append(formats, "pdf")
+}
+
+// sayWhere tells where the files of formats are in out, as the registry
+// says (Format.Path of every export, its folders as placeholders): the
+// site's home page when a site format was written, each format's files,
+// and the manifest.
+func sayWhere(say io.Writer, reg *render.Registry, out string, formats []string) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		abs = out
+	}
+	each := model.Export{CurriculumSlug: "<curriculum>", VariantSlug: "<variant>", LocaleSlug: "<locale>"}
+	fmt.Fprintln(say)
+	for _, f := range reg.Formats() {
+		if f.NewSite != nil && slices.Contains(formats, f.Name) {
+			fmt.Fprintf(say, "Open the site:  file://%s\n", filepath.ToSlash(filepath.Join(abs, layout.Home)))
+		}
+	}
+	fmt.Fprintln(say, "Each export's files, by format:")
+	for _, f := range reg.Formats() {
+		if f.Path != nil && slices.Contains(formats, f.Name) {
+			fmt.Fprintf(say, "  %-13s %s\n", f.Name+":", filepath.Join(abs, filepath.FromSlash(f.Path(each))))
+		}
+	}
+	fmt.Fprintf(say, "Preview:        curex serve %s\n", out)
+	fmt.Fprintf(say, "Manifest:       %s\n", filepath.Join(abs, layout.Manifest))
 }

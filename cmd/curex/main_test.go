@@ -173,12 +173,12 @@ func TestDemoFormats(t *testing.T) {
 		t.Fatalf("demo exit %d: %s", code, stderr.String())
 	}
 	got := stdout.String()
-	for _, want := range []string{"Cartridges:", "course.imscc", "Bundles:"} {
+	for _, want := range []string{"cartridge:", "course.imscc", "json:", "tree.json"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("demo output lacks %q: %s", want, got)
 		}
 	}
-	for _, unwanted := range []string{"Open the site:", "Handbooks:", "apt-get install chromium"} {
+	for _, unwanted := range []string{"Open the site:", "handbook:", "handbook.html", "apt-get install chromium"} {
 		if strings.Contains(got, unwanted) {
 			t.Errorf("demo output has %q for formats it did not write: %s", unwanted, got)
 		}

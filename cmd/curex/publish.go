@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/output"
 	"github.com/curex/curex/exporter/publish"
@@ -113,6 +114,7 @@ func publishFolder(ctx context.Context, g *globals, dir, rawURL string, f *publi
 		Gzip:            f.gzip,
 		Log:             log,
 		Keep:            keep,
+		Types:           exporter.Formats().MediaTypes(),
 	})
 	if res != nil && f.dryRun {
 		if perr := res.Plan.Print(g.stdout, 0); perr != nil {

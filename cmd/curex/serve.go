@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/serve"
 )
 
@@ -63,7 +64,7 @@ func serveSite(ctx context.Context, g *globals, dir, addr string, chosen bool, o
 	if err != nil {
 		return err
 	}
-	h, err := serve.New(dir, origins...)
+	h, err := serve.New(dir, serve.Options{ScriptOrigins: origins, Types: exporter.Formats().MediaTypes()})
 	if err != nil {
 		return usageErr(err) // a missing folder or one with no site in it
 	}

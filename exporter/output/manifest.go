@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/curex/curex/exporter/layout"
 )
@@ -51,6 +53,10 @@ type ManifestExport struct {
 	EPUB string `json:"epub,omitempty"`
 	// Cartridge is the IMS Common Cartridge (--formats cartridge).
 	Cartridge string `json:"cartridge,omitempty"`
+	// Formats lists the paths of the formats the manifest has no key of
+	// its own for (a format added to a build), by format name. Use
+	// SetPath and Path, which keep each format in its place.
+	Formats map[string]string `json:"formats,omitempty"`
 	// Changes is the export's changes.json: what changed at each export.
 	Changes string `json:"changes,omitempty"`
 	// Feed is its Atom feed of changes (with the website).
@@ -71,6 +77,75 @@ type ManifestExport struct {
 	// State is ok, kept or missing; Error says why when not ok.
 	State string `json:"state"`
 	Error string `json:"error,omitempty"`
+}
+
+// keyedPath is the field of a format that has a key of its own in the
+// manifest (docs/schema/manifest.schema.json).
+type keyedPath struct {
+	format string
+	path   *string
+}
+
+// keyed returns the fields of e of the formats that have a key of their
+// own, in the order of the keys.
+func (e *ManifestExport) keyed() []keyedPath {
+	return []keyedPath{{"html", &e.HTML}, {"json", &e.JSON}, {"markdown", &e.Markdown}, {"handbook", &e.Handbook},
+		{"pdf", &e.PDF}, {"epub", &e.EPUB}, {"cartridge", &e.Cartridge}}
+}
+
+// field returns the field that holds the path of format, nil for a
+// format without a key of its own.
+func (e *ManifestExport) field(format string) *string {
+	for _, k := range e.keyed() {
+		if k.format == format {
+			return k.path
+		}
+	}
+	return nil
+}
+
+// Path returns the path listed for format ("" for none): its own key's,
+// or its entry in Formats.
+func (e *ManifestExport) Path(format string) string {
+	if f := e.field(format); f != nil {
+		return *f
+	}
+	return e.Formats[format]
+}
+
+// SetPath lists path for format, under its own key or in Formats; ""
+// removes it.
+func (e *ManifestExport) SetPath(format, path string) {
+	if f := e.field(format); f != nil {
+		*f = path
+		return
+	}
+	if path == "" {
+		delete(e.Formats, format)
+		if len(e.Formats) == 0 {
+			e.Formats = nil
+		}
+		return
+	}
+	if e.Formats == nil {
+		e.Formats = map[string]string{}
+	}
+	e.Formats[format] = path
+}
+
+// Paths returns every format's path listed, those with a key of their own
+// first, in the manifest's order, then the others by format name.
+func (e *ManifestExport) Paths() []string {
+	var out []string
+	for _, k := range e.keyed() {
+		if p := *k.path; p != "" {
+			out = append(out, p)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(e.Formats)) {
+		out = append(out, e.Formats[name])
+	}
+	return out
 }
 
 // ManifestFile is one file of the output with its size and SHA-256.

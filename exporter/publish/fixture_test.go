@@ -225,7 +225,7 @@ func assertMirror(t testing.TB, b *blob.Bucket, prefix string, files map[string]
 		if !bytes.Equal(data, want) {
 			t.Errorf("%s: content differs from the file", p)
 		}
-		h := headersFor(p, gz)
+		h := headersFor(p, gz, nil)
 		if a.ContentType != serve.ContentType(p) || a.CacheControl != h.cacheControl || a.ContentEncoding != h.contentEncoding {
 			t.Errorf("%s: stored with Content-Type %q, Cache-Control %q, Content-Encoding %q; want %q, %q, %q",
 				p, a.ContentType, a.CacheControl, a.ContentEncoding, serve.ContentType(p), h.cacheControl, h.contentEncoding)

@@ -64,9 +64,10 @@ type headers struct {
 }
 
 // headersFor returns the headers of the object for rel; gzip says whether
-// text kinds are stored compressed.
-func headersFor(rel string, gzip bool) headers {
-	h := headers{contentType: serve.ContentType(rel), cacheControl: CacheControl(rel)}
+// text kinds are stored compressed, and types are the formats' media types
+// (Options.Types).
+func headersFor(rel string, gzip bool, types map[string]string) headers {
+	h := headers{contentType: serve.TypeOf(rel, types), cacheControl: CacheControl(rel)}
 	if gzip && compressible[strings.ToLower(path.Ext(rel))] {
 		h.contentEncoding = "gzip"
 	}

@@ -42,12 +42,28 @@ func TestHeadersPerKind(t *testing.T) {
 		if tt.gzip {
 			wantEnc = "gzip"
 		}
-		got := headersFor(tt.path, true)
+		got := headersFor(tt.path, true, nil)
 		if got.contentType != tt.contentType || got.cacheControl != tt.cache || got.contentEncoding != wantEnc {
 			t.Errorf("%s with gzip: %+v; want %q, %q, %q", tt.path, got, tt.contentType, tt.cache, wantEnc)
 		}
-		if plain := headersFor(tt.path, false); plain.contentEncoding != "" {
+		if plain := headersFor(tt.path, false, nil); plain.contentEncoding != "" {
 			t.Errorf("%s without gzip: Content-Encoding %q", tt.path, plain.contentEncoding)
+		}
+	}
+}
+
+// TestHeadersForFormatTypes: a file of a format whose extension curex
+// serve's table lacks is stored with the media type its format declares
+// (Options.Types), as serve sends it; the table keeps its own types.
+func TestHeadersForFormatTypes(t *testing.T) {
+	types := map[string]string{".cx": "text/x-outline; charset=utf-8", ".pdf": "application/x-other"}
+	for _, tt := range []struct{ path, want string }{
+		{"bundles/a/b/c/outline.cx", "text/x-outline; charset=utf-8"},
+		{"a/b/c/handbook.pdf", "application/pdf"},
+		{"data.bin", "application/octet-stream"},
+	} {
+		if got := headersFor(tt.path, false, types).contentType; got != tt.want {
+			t.Errorf("%s: Content-Type %q, want %q", tt.path, got, tt.want)
 		}
 	}
 }

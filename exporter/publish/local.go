@@ -96,7 +96,7 @@ func walkLocal(ctx context.Context, root *os.Root, dir string, log *slog.Logger)
 
 // hashFiles hashes every file: SHA-256 of the content, and size and MD5 of
 // the bytes as they would be stored.
-func hashFiles(ctx context.Context, root *os.Root, rels []string, gz bool) ([]localFile, error) {
+func hashFiles(ctx context.Context, root *os.Root, rels []string, gz bool, types map[string]string) ([]localFile, error) {
 	files := make([]localFile, len(rels))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
@@ -106,7 +106,7 @@ func hashFiles(ctx context.Context, root *os.Root, rels []string, gz bool) ([]lo
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			lf, err := hashFile(root, rel, headersFor(rel, gz))
+			lf, err := hashFile(root, rel, headersFor(rel, gz, types))
 			files[i] = lf
 			return err
 		})

@@ -46,6 +46,10 @@ type Options struct {
 	// Progress, when set, is called after each upload and deletion
 	// succeeds, one call at a time.
 	Progress func(Event)
+	// Types maps the extensions of the formats' files to their media
+	// types (render.Registry.MediaTypes): a file whose extension curex
+	// serve's table lacks is stored with its format's (serve.TypeOf).
+	Types map[string]string
 	// Keep lists folders (relative to the folder published, "c/v/l") whose
 	// objects are never deleted, even when the folder lacks them: curex
 	// export keeps there the previous version of exports it failed to
@@ -208,7 +212,7 @@ func publish(ctx context.Context, dir string, b *blob.Bucket, prefix, tgt string
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
 		defer crash.Recover(&err)
-		files, err = hashFiles(gctx, root, rels, o.Gzip)
+		files, err = hashFiles(gctx, root, rels, o.Gzip, o.Types)
 		return err
 	})
 	g.Go(func() (err error) {

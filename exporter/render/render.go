@@ -1,9 +1,13 @@
 // Package render is the seam between the run and the formats curex
-// writes. A format is a Renderer: it renders one tree through a Writer and
-// names the files it wrote in the tree's manifest entry. The formats of a
-// build are listed once, in a Registry value the run builds (see
+// writes. A format is a Renderer, which renders one tree through a
+// Writer, and what the rest of curex needs to know of it, as data: a
+// Format (where its files are, what the website offers for download and
+// with which media type and label, what it shows). The formats of a build
+// are listed once, in a Registry value the run builds (see
 // exporter.Formats); there is no registration at init time. Adding a
-// format is a package implementing Renderer and one line in that list.
+// format is a package implementing Renderer and one entry in that list:
+// the run, the manifest, the website, `curex serve` and `curex demo` read
+// the entry.
 //
 // A Renderer that goes on with a tree after its files are written (the PDF
 // is printed in the background) also implements Deferred. The website
@@ -56,14 +60,20 @@ func (t *Tree) OwnLocale() (model.Locale, bool) {
 type Renderer interface {
 	// Name is the format's name, as --formats spells it.
 	Name() string
-	// Render renders t through w and sets the paths of the files it
-	// wrote in entry. An error is the tree's: the run fails that export
-	// alone and writes none of its files.
+	// Render renders t through w, at the paths of package layout. entry
+	// is the tree's manifest entry so far (its images, for a format that
+	// needs them); the run lists the format's files in it
+	// (Format.Path) once every format rendered the tree. An error is
+	// the tree's: the run fails that export alone and writes none of its
+	// files.
 	Render(ctx context.Context, w Writer, t *Tree, entry *output.ManifestExport) error
 }
 
 // Late is an export a Deferred renderer could not finish: it fails alone.
 type Late struct {
+	// Format is the name of the format whose file is late: the run
+	// carries over that file's previous version (Format.Path).
+	Format string
 	Export model.Export
 	Err    error
 }
@@ -78,6 +88,13 @@ type Deferred interface {
 	// Wait waits for the work started. It returns the exports whose work
 	// failed alone, and an error that fails the run.
 	Wait() ([]Late, error)
+}
+
+// Reusing is a Renderer that reuses files made by earlier runs (the PDF
+// reuses the prints its cache holds). The run sums its counts up.
+type Reusing interface {
+	// Counts returns the files made this run and those reused.
+	Counts() (made, reused int)
 }
 
 // Options are the settings formats share. Each format takes what it needs
@@ -130,6 +147,10 @@ type Options struct {
 	Math *mathml.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
+	// Downloads are the files the selected formats offer for each
+	// export, in the website's order (Registry.Downloads): the website
+	// links to them without knowing the formats.
+	Downloads []Download
 }
 
 // Has reports whether format is selected.
@@ -155,6 +176,14 @@ type Format struct {
 	// book) rather than among its bundles: a failed export carries that
 	// folder over to keep them.
 	InPages bool
+	// Path is where the format's files of an export are (a path of
+	// package layout): the manifest entry lists it under the format's
+	// Name once the format rendered the export (output.ManifestExport.
+	// SetPath). Nil for a format the manifest does not list.
+	Path func(e model.Export) string
+	// Download, when set, is the file of each export the website offers
+	// for download, and the media type `curex serve` sends it with.
+	Download *Download
 }
 
 // Shows is a set of what a format shows of a tree's content.
@@ -167,6 +196,11 @@ const (
 	ShowsImages Shows = 1 << iota
 	// ShowsMath: formulas, converted to MathML (Options.Math).
 	ShowsMath
+	// ShowsImagesOffline: the format cannot load an image by its URL
+	// (Chromium prints the PDF without the network), so with --assets
+	// remote the run still fetches the images it shows, for it alone
+	// (Options.RemoteImage).
+	ShowsImagesOffline
 )
 
 // Any reports whether a format of names (those selected) shows s.
@@ -197,6 +231,19 @@ type Registry struct {
 
 // NewRegistry returns a registry of formats, which render in that order.
 func NewRegistry(formats ...Format) *Registry { return &Registry{formats: formats} }
+
+// Formats lists the registry's formats, in their order: a build may make
+// a registry of its own from them and more (NewRegistry).
+func (r *Registry) Formats() []Format { return slices.Clone(r.formats) }
+
+// Format returns the format named name.
+func (r *Registry) Format(name string) (Format, bool) {
+	i := slices.IndexFunc(r.formats, func(f Format) bool { return f.Name == name })
+	if i < 0 {
+		return Format{}, false
+	}
+	return r.formats[i], true
+}
 
 // Names lists every format's name.
 func (r *Registry) Names() []string {

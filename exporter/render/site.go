@@ -32,7 +32,7 @@ type Site interface {
 	// trees.
 	Start(ctx context.Context, w Writer, catalog *model.Catalog, trees Trees)
 	// Keep takes a tree written this run, with its history of changes
-	// (nil for none), and sets the paths of its pages in entry.
+	// (nil for none); the run lists its pages in entry (Format.Path).
 	Keep(t *Tree, h *changes.History, entry *output.ManifestExport) error
 	// Reuse takes a tree whose pages were carried over unchanged: the
 	// site-wide pages count it as if its pages were written.

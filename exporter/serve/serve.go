@@ -5,7 +5,9 @@
 // path nor a symbolic link inside the folder reaches a file outside it.
 // Content types come from a fixed table (not the machine's mime.types), so
 // every machine serves .js, .css, .svg, .json, .md, .pdf and .zip the same
-// way, and text always as UTF-8. A missing page answers 404 with the site's
+// way, and text always as UTF-8; a file whose extension the table lacks is
+// sent the media type its format declares (Options.Types, from the
+// registry of formats). A missing page answers 404 with the site's
 // own 404.html. Names starting with a dot (staging folders, .git) are not
 // served. Every answer carries the headers a careful host would set:
 // X-Content-Type-Options: nosniff, a Content-Security-Policy that the
@@ -68,8 +70,28 @@ func ContentType(name string) string {
 	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
 		return t
 	}
-	return "application/octet-stream"
+	return octetStream
 }
+
+// contentType is TypeOf name with the formats' types (Options.Types).
+func (h *Handler) contentType(name string) string { return TypeOf(name, h.types) }
+
+// TypeOf is ContentType, or for an extension the fixed table does not
+// know, its type in formats (extension to media type, as
+// render.Registry.MediaTypes gives it). Serving and publishing a folder
+// both ask it.
+func TypeOf(name string, formats map[string]string) string {
+	t := ContentType(name)
+	if t == octetStream {
+		if ft, ok := formats[strings.ToLower(path.Ext(name))]; ok {
+			return ft
+		}
+	}
+	return t
+}
+
+// octetStream is the Content-Type of a file whose type is not known.
+const octetStream = "application/octet-stream"
 
 // handbookPolicy is the Content-Security-Policy of handbooks: it allows
 // the handbook's own <style> element, and no script.
@@ -112,20 +134,33 @@ func validOrigin(o string) bool {
 // ErrNotSite is returned by New when the folder holds no built site.
 var ErrNotSite = errors.New("not a built curex site")
 
+// Options configure a Handler. The zero value serves the site with its
+// own scripts only and the fixed table of content types.
+type Options struct {
+	// ScriptOrigins are the origins of the publisher's scripts: the
+	// website pages are sent SitePolicy of them.
+	ScriptOrigins []string
+	// Types maps file extensions (".pdf") to the Content-Type of the
+	// files of the formats a build writes (render.Registry.MediaTypes):
+	// an extension the fixed table lacks is sent its type from here.
+	Types map[string]string
+}
+
 // Handler serves one site folder.
 type Handler struct {
 	root *os.Root
 	fsys fs.FS
 	// sitePolicy is the Content-Security-Policy of website pages.
 	sitePolicy string
+	// types are Options.Types.
+	types map[string]string
 }
 
-// New opens dir for serving. Its website pages are sent SitePolicy of
-// scriptOrigins, the origins of the publisher's scripts (none by
-// default). It fails with an error wrapping ErrNotSite when dir has no
-// index.html, and names the folder in every error.
-func New(dir string, scriptOrigins ...string) (*Handler, error) {
-	policy, err := SitePolicy(scriptOrigins...)
+// New opens dir for serving, as o says. It fails with an error wrapping
+// ErrNotSite when dir has no index.html, and names the folder in every
+// error.
+func New(dir string, o Options) (*Handler, error) {
+	policy, err := SitePolicy(o.ScriptOrigins...)
 	if err != nil {
 		return nil, fmt.Errorf("serve %s: %w", dir, err)
 	}
@@ -137,7 +172,7 @@ func New(dir string, scriptOrigins ...string) (*Handler, error) {
 		root.Close()
 		return nil, fmt.Errorf("serve %s: no %s: build a site there with curex export or curex build first: %w", dir, layout.Home, ErrNotSite)
 	}
-	return &Handler{root: root, fsys: root.FS(), sitePolicy: policy}, nil
+	return &Handler{root: root, fsys: root.FS(), sitePolicy: policy, types: o.Types}, nil
 }
 
 // Close releases the folder.
@@ -216,7 +251,7 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 		return
 	}
 	hdr := w.Header()
-	hdr.Set("Content-Type", ContentType(name))
+	hdr.Set("Content-Type", h.contentType(name))
 	if path.Base(name) == layout.HandbookFile {
 		hdr.Set("Content-Security-Policy", handbookPolicy)
 	} else {

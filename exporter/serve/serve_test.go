@@ -48,7 +48,7 @@ func TestServe(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(dir)
+	h, err := New(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestPolicies(t *testing.T) {
-	h, err := New(site(t))
+	h, err := New(site(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestPolicies(t *testing.T) {
 // (site_scripts) join script-src and connect-src of website pages, not
 // the handbook's, and that anything but an https origin is refused.
 func TestPolicyListsScriptOrigins(t *testing.T) {
-	h, err := New(site(t), "https://stats.example.org", "https://cdn.example.net:8443")
+	h, err := New(site(t), Options{ScriptOrigins: []string{"https://stats.example.org", "https://cdn.example.net:8443"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestPolicyListsScriptOrigins(t *testing.T) {
 		"javascript:alert(1)", "data:text/javascript,alert(1)", "http://stats.example.org",
 		"https://stats.example.org; script-src *", "https://", "'unsafe-inline'", "*", "https://a b",
 	} {
-		if _, err := New(site(t), bad); err == nil {
+		if _, err := New(site(t), Options{ScriptOrigins: []string{bad}}); err == nil {
 			t.Errorf("New with script origin %q: no error", bad)
 		}
 	}
@@ -169,7 +169,7 @@ func TestNewRejectsFoldersWithoutSite(t *testing.T) {
 		{"missing folder", filepath.Join(t.TempDir(), "nope")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New(tc.dir)
+			_, err := New(tc.dir, Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.dir) {
 				t.Fatalf("error %v, want one naming %s", err, tc.dir)
 			}
@@ -187,6 +187,34 @@ func TestContentType(t *testing.T) {
 	} {
 		if got := ContentType(name); got != want {
 			t.Errorf("ContentType(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestServeFormatTypes: a file of a format the fixed table does not know
+// is sent the media type its format declares (Options.Types); the table
+// keeps its own types, and an extension neither knows is octet-stream.
+func TestServeFormatTypes(t *testing.T) {
+	dir := site(t)
+	for name, body := range map[string]string{"outline.cx": "one\n", "data.json": "{}", "blob.bin": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := New(dir, Options{Types: map[string]string{".cx": "text/x-outline; charset=utf-8", ".json": "text/plain"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, tc := range []struct{ path, want string }{
+		{"/outline.cx", "text/x-outline; charset=utf-8"},
+		{"/data.json", "application/json"},
+		{"/blob.bin", "application/octet-stream"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+		if got := rec.Header().Get("Content-Type"); rec.Code != http.StatusOK || got != tc.want {
+			t.Errorf("%s: %d %q, want 200 %q", tc.path, rec.Code, got, tc.want)
 		}
 	}
 }

@@ -28,13 +28,12 @@ func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, erro
 func (*Format) Name() string { return "cartridge" }
 
 // Render implements rendering.Renderer: it writes the tree's cartridge.
-func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, _ *output.ManifestExport) error {
 	data, err := f.r.withContext(ctx).Build(t)
 	if err != nil {
 		return fmt.Errorf("cartridge of %s: %w", t.Dir(), err)
 	}
-	entry.Cartridge = layout.Cartridge(t.Export)
-	return w.Write(entry.Cartridge, data)
+	return w.Write(layout.Cartridge(t.Export), data)
 }
 
 // withContext returns a Renderer that renders as r does, its conversions

@@ -25,13 +25,12 @@ func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, erro
 func (*Format) Name() string { return "epub" }
 
 // Render implements rendering.Renderer: it writes the tree's book.
-func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, _ *output.ManifestExport) error {
 	data, err := f.r.withContext(ctx).Render(t.Tree, InfoOf(t, f.opts))
 	if err != nil {
 		return err // names the export
 	}
-	entry.EPUB = layout.EPUB(t.Export)
-	if err := w.Write(entry.EPUB, data); err != nil {
+	if err := w.Write(layout.EPUB(t.Export), data); err != nil {
 		return fmt.Errorf("epub of %s: %w", t.Dir(), err)
 	}
 	return nil

@@ -30,13 +30,12 @@ func NewFormat(ctx context.Context, o rendering.Options) (rendering.Renderer, er
 func (*Format) Name() string { return "handbook" }
 
 // Render implements rendering.Renderer: it writes the tree's handbook.html.
-func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, entry *output.ManifestExport) error {
+func (f *Format) Render(ctx context.Context, w rendering.Writer, t *rendering.Tree, _ *output.ManifestExport) error {
 	data, err := f.r.WithContext(ctx).Render(t.Tree, InfoOf(t, f.opts))
 	if err != nil {
 		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 	}
-	entry.Handbook = layout.Handbook(t.Export)
-	return w.Write(entry.Handbook, data)
+	return w.Write(layout.Handbook(t.Export), data)
 }
 
 // InfoOf is what the handbook of t shows beyond the tree, for a run with

@@ -10,6 +10,7 @@ import (
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render"
 )
 
 // text is the text content of n.
@@ -184,24 +185,33 @@ func TestContentsPageDownloads(t *testing.T) {
 	f := sample(t, false) // its subtests run one after another
 	types := map[string]string{"handbook": "text/html", "pdf": "application/pdf", "epub": "application/epub+zip",
 		"cartridge": "application/zip", "markdown": "application/zip", "json": "application/json"}
+	// The downloads as the registry lists them (exporter.Formats, which
+	// this package cannot import), by format.
+	all := map[string]render.Download{
+		"handbook":  {Format: "handbook", Path: layout.Handbook, Type: types["handbook"], LabelKey: "download_handbook", Opens: true},
+		"pdf":       {Format: "pdf", Path: layout.PDF, Type: types["pdf"], LabelKey: "download_pdf"},
+		"epub":      {Format: "epub", Path: layout.EPUB, Type: types["epub"], LabelKey: "download_epub"},
+		"cartridge": {Format: "cartridge", Path: layout.Cartridge, Type: types["cartridge"], LabelKey: "download_cartridge"},
+		"markdown":  {Format: "markdown", Path: layout.MarkdownZip, Type: types["markdown"], LabelKey: "download_markdown"},
+		"json":      {Format: "json", Path: layout.TreeJSON, Type: types["json"], LabelKey: "json_bundle"},
+	}
 	for _, tc := range []struct {
-		name                                                 string
-		handbooks, pdfs, epubs, cartridges, markdown, bundle bool
-		want                                                 []string
+		name   string
+		bundle bool
+		want   []string
 	}{
-		{"everything", true, true, true, true, true, true, []string{"handbook", "pdf", "epub", "cartridge", "markdown", "json"}},
-		{"no pdf", true, false, false, false, true, true, []string{"handbook", "markdown", "json"}},
-		{"cartridge and epub", true, false, true, true, false, false, []string{"handbook", "epub", "cartridge"}},
-		{"bundles only", false, false, false, false, true, true, []string{"markdown", "json"}},
-		{"nothing", false, false, false, false, false, false, nil},
+		{"everything", true, []string{"handbook", "pdf", "epub", "cartridge", "markdown", "json"}},
+		{"no pdf", true, []string{"handbook", "markdown", "json"}},
+		{"cartridge and epub", false, []string{"handbook", "epub", "cartridge"}},
+		{"bundles only", true, []string{"markdown", "json"}},
+		{"nothing", false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f.site.Handbooks, f.site.PDFs, f.site.EPUBs, f.site.Cartridges, f.site.MarkdownBundles, f.site.JSONBundles =
-				tc.handbooks, tc.pdfs, tc.epubs, tc.cartridges, tc.markdown, tc.bundle
-			defer func() {
-				f.site.Handbooks, f.site.PDFs, f.site.EPUBs, f.site.Cartridges, f.site.MarkdownBundles, f.site.JSONBundles =
-					false, false, false, false, false, false
-			}()
+			f.site.Downloads, f.site.JSONBundles = nil, tc.bundle
+			for _, name := range tc.want {
+				f.site.Downloads = append(f.site.Downloads, all[name])
+			}
+			defer func() { f.site.Downloads, f.site.JSONBundles = nil, false }()
 			r, err := New(Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -292,9 +292,12 @@ type Download struct {
 	Href string
 	// Type is the media type ("application/pdf"); Label the link text.
 	Type, Label string
-	// Kind names the form for styling: handbook, pdf, epub, cartridge,
-	// markdown, json.
+	// Kind names the form for styling: the format's name (handbook,
+	// pdf, epub, cartridge, markdown, json).
 	Kind string
+	// Opens is set for a file the browser shows (the handbook): its link
+	// has no download attribute.
+	Opens bool
 }
 
 // ChangesView is what changed in a variant × locale, newest first.

@@ -28,15 +28,10 @@ type Site struct {
 	// JSONBundles is set when bundles/<c>/<v>/<l>/tree.json are written:
 	// contents pages then link to them.
 	JSONBundles bool
-	// MarkdownBundles, Handbooks, PDFs and Cartridges are set when the
-	// matching files are written for every exported tree
-	// (bundles/<c>/<v>/<l>/markdown.zip, <c>/<v>/<l>/handbook.html and
-	// handbook.pdf, bundles/<c>/<v>/<l>/course.imscc): contents pages then
-	// link to them.
-	MarkdownBundles, Handbooks, PDFs, Cartridges bool
-	// EPUBs is set when every exported tree has its EPUB book
-	// (layout.EPUB): contents pages then link to it.
-	EPUBs bool
+	// Downloads are the files of each exported tree the selected
+	// formats wrote for download (render.Options.Downloads), in the
+	// order contents pages link to them.
+	Downloads []render.Download
 	// Curricula in the catalog's order.
 	Curricula []*Curriculum
 	// Changes holds the history of each variant × locale rendered, by its

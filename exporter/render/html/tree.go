@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/crash"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/feed"
 	"github.com/curex/curex/exporter/render/i18n"
 )
@@ -417,29 +418,30 @@ func (x *treeCtx) downloads(p *Page) []Download {
 }
 
 // downloads are the other forms of export e the site's formats wrote
-// (handbook, PDF, EPUB, cartridge, Markdown and JSON bundles), linked
-// from p with labels in the language of m.
+// (site.Downloads: handbook, PDF, EPUB, cartridge, Markdown and JSON
+// bundles, and any format a build adds), linked from p with labels in
+// the language of m.
 func downloads(site *Site, e model.Export, p *Page, m i18n.Messages) []Download {
 	var out []Download
-	if site.Handbooks {
-		out = append(out, Download{Href: p.Href(layout.Handbook(e)), Type: "text/html", Label: m.T("download_handbook"), Kind: "handbook"})
-	}
-	if site.PDFs {
-		out = append(out, Download{Href: p.Href(layout.PDF(e)), Type: "application/pdf", Label: m.T("download_pdf"), Kind: "pdf"})
-	}
-	if site.EPUBs {
-		out = append(out, Download{Href: p.Href(layout.EPUB(e)), Type: "application/epub+zip", Label: m.T("download_epub"), Kind: "epub"})
-	}
-	if site.Cartridges {
-		out = append(out, Download{Href: p.Href(layout.Cartridge(e)), Type: "application/zip", Label: m.T("download_cartridge"), Kind: "cartridge"})
-	}
-	if site.MarkdownBundles {
-		out = append(out, Download{Href: p.Href(layout.MarkdownZip(e)), Type: "application/zip", Label: m.T("download_markdown"), Kind: "markdown"})
-	}
-	if site.JSONBundles {
-		out = append(out, Download{Href: p.Href(layout.TreeJSON(e)), Type: "application/json", Label: m.T("json_bundle"), Kind: "json"})
+	for _, d := range site.Downloads {
+		out = append(out, Download{Href: p.Href(d.Path(e)), Type: d.Type, Label: downloadLabel(d, m), Kind: d.Format, Opens: d.Opens})
 	}
 	return out
+}
+
+// downloadLabel is the text of a link to d in the language of m: its
+// words in the catalogs, or the label the format brings when they have
+// none.
+func downloadLabel(d render.Download, m i18n.Messages) string {
+	if d.LabelKey != "" {
+		if s := m.T(d.LabelKey); s != d.LabelKey {
+			return s
+		}
+	}
+	if d.Label != "" {
+		return d.Label
+	}
+	return d.Format
 }
 
 // title is the document title of a page of the tree.

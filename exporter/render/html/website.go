@@ -219,7 +219,8 @@ func (s *Website) withChanges(site *Site, exports []model.Export) {
 }
 
 // Keep implements render.Site: it records a tree written this run (t as
-// the formats see it) for its pages.
+// the formats see it) for its pages, and lists its feed in entry (the
+// run lists its pages: Format.Path).
 func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.ManifestExport) error {
 	e := t.Export
 	s.mu.Lock()
@@ -236,7 +237,6 @@ func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.Manifes
 	if s.queue != nil && s.left[id] == 1 && !s.spoiled[id] && s.warm.t == nil {
 		s.warm = warmTree{key: e.Key(), t: t.Tree}
 	}
-	entry.HTML = layout.ExportIndex(e)
 	return nil
 }
 
@@ -275,9 +275,7 @@ func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.E
 func siteOf(o render.Options, catalog *model.Catalog, exported map[model.Key]bool) *Site {
 	site := &Site{
 		URL: o.SiteURL, Generator: o.Generator, Title: o.Site.Title, Lang: o.Site.Language, Identity: o.Site,
-		JSONBundles: o.Has("json"), MarkdownBundles: o.Has("markdown"),
-		Handbooks: o.Has("handbook"), PDFs: o.Has("pdf"), Cartridges: o.Has("cartridge"),
-		EPUBs: o.Has("epub"),
+		JSONBundles: o.Has("json"), Downloads: o.Downloads,
 	}
 	for _, c := range catalog.Curricula {
 		hc := &Curriculum{

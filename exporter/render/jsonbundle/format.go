@@ -19,11 +19,10 @@ func NewFormat(context.Context, render.Options) (render.Renderer, error) { retur
 func (Renderer) Name() string { return "json" }
 
 // Render implements render.Renderer: it writes the tree's tree.json.
-func (Renderer) Render(_ context.Context, w render.Writer, t *render.Tree, entry *output.ManifestExport) error {
+func (Renderer) Render(_ context.Context, w render.Writer, t *render.Tree, _ *output.ManifestExport) error {
 	data, err := Encode(t.Tree)
 	if err != nil {
 		return fmt.Errorf("json bundle of %s: %w", t.Dir(), err)
 	}
-	entry.JSON = layout.TreeJSON(t.Export)
-	return w.Write(entry.JSON, data)
+	return w.Write(layout.TreeJSON(t.Export), data)
 }

@@ -19,11 +19,9 @@ func NewFormat(_ context.Context, o render.Options) (render.Renderer, error) {
 func (Renderer) Name() string { return "markdown" }
 
 // Render implements render.Renderer: it writes the tree's bundle.
-func (f Renderer) Render(_ context.Context, w render.Writer, t *render.Tree, entry *output.ManifestExport) error {
-	e, err := Write(w, t.Tree, f.opts)
-	if err != nil {
+func (f Renderer) Render(_ context.Context, w render.Writer, t *render.Tree, _ *output.ManifestExport) error {
+	if _, err := Write(w, t.Tree, f.opts); err != nil {
 		return err // names the bundle
 	}
-	entry.Markdown = e.Dir
 	return nil
 }

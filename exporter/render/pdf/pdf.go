@@ -119,7 +119,7 @@ func New(ctx context.Context, o render.Options) (render.Renderer, error) {
 func (*Renderer) Name() string { return "pdf" }
 
 // Render implements render.Renderer: it renders the handbook copy that
-// Chromium prints and names the PDF in entry; Start prints it.
+// Chromium prints (with the images entry lists); Start prints it.
 func (r *Renderer) Render(ctx context.Context, _ render.Writer, t *render.Tree, entry *output.ManifestExport) error {
 	info := handbook.InfoOf(t, r.opts)
 	info.PDF, info.SiteHome = true, ""
@@ -127,9 +127,8 @@ func (r *Renderer) Render(ctx context.Context, _ render.Writer, t *render.Tree, 
 	if err != nil {
 		return fmt.Errorf("handbook of %s: %w", t.Dir(), err)
 	}
-	entry.PDF = layout.PDF(t.Export)
 	r.mu.Lock()
-	r.jobs[t.Export] = job{html: data, rel: entry.PDF, o: chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate},
+	r.jobs[t.Export] = job{html: data, rel: layout.PDF(t.Export), o: chrome.PDFOptions{Paper: info.Paper, Outline: true, Date: info.ContentDate},
 		dir: t.Export.Dir(), images: entry.Assets}
 	r.mu.Unlock()
 	return nil
@@ -152,7 +151,7 @@ func (r *Renderer) Start(ctx context.Context, w render.Writer, e model.Export) {
 		if errors.Is(err, ErrTimeout) {
 			// That export fails, the others go on.
 			r.mu.Lock()
-			r.late = append(r.late, render.Late{Export: e, Err: fmt.Errorf("pdf of %s: %w", dir, err)})
+			r.late = append(r.late, render.Late{Format: r.Name(), Export: e, Err: fmt.Errorf("pdf of %s: %w", dir, err)})
 			r.mu.Unlock()
 			return nil
 		}
