@@ -55,6 +55,8 @@ CYCLONEDX   := $(shell $(GO) env GOPATH)/tools/cyclonedx-gomod@$(CYCLONEDX_VERSI
 # Markdown bundle check, epubcheck and Calibre for the EPUB books.
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 APT_PACKAGES += epubcheck calibre
+# libxml2-utils: xmllint, which validates the cartridges against the official IMS schemas.
+APT_PACKAGES += libxml2-utils
 SITE        ?= /tmp/curex-validate-site
 
 .PHONY: all build deps tools lint check test release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean

@@ -13,6 +13,7 @@ import (
 	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/render/cartridge"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -67,7 +68,10 @@ type Config struct {
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout
 	// (_index.md section pages) instead of the code-host layout.
 	MarkdownHugo bool
-	Log          *slog.Logger
+	// CartridgeVersion is the Common Cartridge version of the cartridge
+	// format: "1.1" (default, cartridge.DefaultVersion) or "1.3".
+	CartridgeVersion string
+	Log              *slog.Logger
 	// Progress receives progress events; nil reports nothing.
 	Progress Progress
 	// Transport is the base HTTP transport (tests pass the sandbox's).
@@ -134,6 +138,11 @@ func (c *Config) check() error {
 	if err := c.Site.Check(); err != nil {
 		return &ConfigError{err}
 	}
+	v, err := cartridge.ParseVersion(c.CartridgeVersion)
+	if err != nil {
+		return &ConfigError{setting.Errorf(setting.CartridgeVersion, "%w", err)}
+	}
+	c.CartridgeVersion = string(v)
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
 	}
@@ -167,7 +176,7 @@ func (c *Config) check() error {
 // renderOptions are the settings the formats share (see render.Options).
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
-		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CacheDir: c.CacheDir,
+		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CartridgeVersion: c.CartridgeVersion, CacheDir: c.CacheDir,
 		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats)}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/render/cartridge"
 	"github.com/curex/curex/exporter/sandbox"
 )
 
@@ -25,12 +26,13 @@ func assetModes() []string      { return []string{exporter.AssetsLocal, exporter
 // flags that take a comma-separated list of such words.
 var (
 	flagWords = map[string]func() []string{
-		"progress":        progressModes,
-		"log-level":       logLevels,
-		"log-format":      logFormats,
-		"markdown-layout": markdownLayouts,
-		"assets":          assetModes,
-		"paper":           func() []string { return []string{chrome.PaperA4, chrome.PaperLetter} },
+		"progress":          progressModes,
+		"log-level":         logLevels,
+		"log-format":        logFormats,
+		"markdown-layout":   markdownLayouts,
+		"cartridge-version": cartridge.Versions,
+		"assets":            assetModes,
+		"paper":             func() []string { return []string{chrome.PaperA4, chrome.PaperLetter} },
 		"revalidate": func() []string {
 			return []string{fresh.Rolling.String(), fresh.Always.String(), fresh.Never.String()}
 		},

@@ -72,6 +72,7 @@ var settings = map[string]source{
 	setting.Paper:            {flag: "paper", file: true},
 	setting.PDFTimeout:       {flag: "pdf-timeout", file: true},
 	setting.MarkdownLayout:   {flag: "markdown-layout", file: true},
+	setting.CartridgeVersion: {flag: "cartridge-version", file: true},
 	setting.Assets:           {flag: "assets", file: true},
 	setting.PrivateAssets:    {flag: "allow-private-assets", file: true, trust: lowersGuard},
 	setting.MaxRequests:      {flag: "max-requests", file: true},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/render/cartridge"
 )
 
 // TestDidYouMean: a mistyped command or help topic is a usage error
@@ -150,6 +151,8 @@ func TestEnumeratedValuesAreAccepted(t *testing.T) {
 				f.assets = w
 			case "formats":
 				err = exporter.Formats().Check([]string{w})
+			case "cartridge-version":
+				_, err = cartridge.ParseVersion(w)
 			default:
 				t.Fatalf("flag --%s has no case here", name)
 			}

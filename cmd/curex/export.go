@@ -21,6 +21,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/publish"
 	"github.com/curex/curex/exporter/ratelimit"
+	"github.com/curex/curex/exporter/render/cartridge"
 	"github.com/curex/curex/exporter/setting"
 )
 
@@ -157,6 +158,8 @@ type exportFlags struct {
 	formats  string
 	paper    string
 	mdLayout string
+	// cartridgeVersion is --cartridge-version.
+	cartridgeVersion string
 	// assets is local or remote (--assets); allowPrivateAssets lets
 	// images come from private addresses (--allow-private-assets).
 	assets             string
@@ -255,6 +258,7 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	case !slices.Contains(markdownLayouts(), f.mdLayout):
 		return usageErr(fmt.Errorf("--markdown-layout %q: want %s", f.mdLayout, oneOf(markdownLayouts())))
 	}
+	c.CartridgeVersion = f.cartridgeVersion // checked by the library
 	c.Progress, err = g.progressFor(f.progress)
 	return err
 }
@@ -302,6 +306,7 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.assets, "assets", "", "content images: local (the default: fetched once, checked, kept under assets/content/, so pages work offline) or remote (loaded from their URLs) (env CUREX_ASSETS)")
 	fl.BoolVar(&f.allowPrivateAssets, "allow-private-assets", false, "let content images come from private and loopback addresses (testing; never for untrusted content) (env CUREX_ALLOW_PRIVATE_ASSETS)")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
+	fl.StringVar(&f.cartridgeVersion, "cartridge-version", string(cartridge.DefaultVersion), "Common Cartridge version of cartridges: 1.1 (every LMS, Moodle included) or 1.3")
 	f.site.register(cmd)
 }
 

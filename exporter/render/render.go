@@ -118,6 +118,9 @@ type Options struct {
 	Date time.Time
 	// MarkdownHugo writes Markdown bundles in the Hugo content layout.
 	MarkdownHugo bool
+	// CartridgeVersion is the Common Cartridge version of cartridges
+	// ("1.1" or "1.3"; "" the cartridge's default).
+	CartridgeVersion string
 	// CacheDir is the cache folder ("" for none): the PDF keeps its
 	// prints there.
 	CacheDir string

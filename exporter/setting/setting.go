@@ -35,6 +35,7 @@ const (
 	Paper            = "paper"
 	PDFTimeout       = "pdf_timeout"
 	MarkdownLayout   = "markdown_layout"
+	CartridgeVersion = "cartridge_version"
 	SourceDate       = "source_date"
 	// Assets is local or remote: whether content images are kept in the
 	// output.

@@ -22,27 +22,13 @@ import (
 	"github.com/curex/curex/exporter/render/zipfile"
 )
 
-// Namespaces, schema locations and versions of IMS Common Cartridge 1.3.
+// Names every version shares.
 const (
-	// NamespaceCP is the manifest's (content packaging) namespace.
-	NamespaceCP = "http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1"
-	// NamespaceLOMManifest is the LOM profile of the manifest's metadata.
-	NamespaceLOMManifest = "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest"
-	// NamespaceLOMResource is the LOM profile of a resource's metadata.
-	NamespaceLOMResource = "http://ltsc.ieee.org/xsd/imsccv1p3/LOM/resource"
-	// NamespaceWebLink is the namespace of a web link document.
-	NamespaceWebLink = "http://www.imsglobal.org/xsd/imsccv1p3/imswl_v1p3"
-	// Schema and SchemaVersion name the profile in the manifest's metadata.
-	Schema        = "IMS Common Cartridge"
-	SchemaVersion = "1.3.0"
-	// TypeWebContent and TypeWebLink are the resource types used.
+	// Schema names the profile in the manifest's metadata; the version
+	// is the Version's (see Options.Version).
+	Schema = "IMS Common Cartridge"
+	// TypeWebContent is a page's resource type.
 	TypeWebContent = "webcontent"
-	TypeWebLink    = "imswl_xmlv1p3"
-
-	schemaLocation = NamespaceCP + " http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imscp_v1p2_v1p0.xsd " +
-		NamespaceLOMManifest + " http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lommanifest_v1p0.xsd " +
-		NamespaceLOMResource + " http://www.imsglobal.org/profile/cc/ccv1p3/LOM/ccv1p3_lomresource_v1p0.xsd"
-	webLinkSchemaLocation = NamespaceWebLink + " http://www.imsglobal.org/profile/cc/ccv1p3/ccv1p3_imswl_v1p3.xsd"
 )
 
 // Paths inside the archive.
@@ -79,17 +65,24 @@ type Options struct {
 	// Date, when not zero, dates the content instead of the tree's
 	// resolved_at (SOURCE_DATE_EPOCH).
 	Date time.Time
+	// Version is the Common Cartridge version written; "" is
+	// DefaultVersion.
+	Version Version
 }
 
 // Renderer builds cartridges. It is safe for concurrent use.
 type Renderer struct {
 	content *content.Renderer
 	opts    Options
+	p       profile
 }
 
 // New returns a Renderer with options o.
 func New(o Options) *Renderer {
-	return &Renderer{content: content.New(content.WithMath(o.Math)), opts: o}
+	if o.Version == "" {
+		o.Version = DefaultVersion
+	}
+	return &Renderer{content: content.New(content.WithMath(o.Math)), opts: o, p: profileOf(o.Version)}
 }
 
 // build is the state of one cartridge being built.
@@ -178,7 +171,7 @@ func (b *build) node(items *bytes.Buffer, n *model.Node, indent int) error {
 		if b.r.opts.SiteURL != "" {
 			link := LinksDir + n.Segment + ".xml"
 			b.pages = append(b.pages, entry{link, b.webLink(title, siteURL(b.r.opts.SiteURL, layout.NodePage(b.t.Export, n.Segment)))})
-			b.resource(ident("RW_", n.Segment), TypeWebLink, "", []string{link}, false)
+			b.resource(ident("RW_", n.Segment), b.r.p.webLinkType, "", []string{link}, false)
 			b.item(items, indent, ident("IW_", n.Segment), ident("RW_", n.Segment), b.msgs.T("cartridge_on_site", title))
 		}
 		return nil
@@ -224,9 +217,9 @@ func (b *build) manifest(date time.Time, items []byte) {
 	m := &b.man
 	m.WriteString(xml.Header)
 	fmt.Fprintf(m, "<manifest identifier=\"%s\" xmlns=\"%s\" xmlns:lomimscc=\"%s\" xmlns:lom=\"%s\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"%s\">\n",
-		ManifestID(t.Export), NamespaceCP, NamespaceLOMManifest, NamespaceLOMResource, schemaLocation)
+		ManifestID(t.Export), b.r.p.cp, b.r.p.lomManifest, b.r.p.lomResource, b.r.p.schemaLocation)
 	m.WriteString("  <metadata>\n")
-	fmt.Fprintf(m, "    <schema>%s</schema>\n    <schemaversion>%s</schemaversion>\n", Schema, SchemaVersion)
+	fmt.Fprintf(m, "    <schema>%s</schema>\n    <schemaversion>%s</schemaversion>\n", Schema, b.r.p.schemaVersion)
 	m.WriteString("    <lomimscc:lom>\n      <lomimscc:general>\n")
 	lang := esc(b.lang)
 	fmt.Fprintf(m, "        <lomimscc:title>\n          <lomimscc:string language=\"%s\">%s</lomimscc:string>\n        </lomimscc:title>\n", lang, esc(Title(t)))
@@ -282,7 +275,7 @@ func (b *build) description() string {
 func (b *build) webLink(title, href string) []byte {
 	var w bytes.Buffer
 	w.WriteString(xml.Header)
-	fmt.Fprintf(&w, "<webLink xmlns=\"%s\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"%s\">\n", NamespaceWebLink, webLinkSchemaLocation)
+	fmt.Fprintf(&w, "<webLink xmlns=\"%s\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"%s\">\n", b.r.p.webLink, b.r.p.webLinkSchemaLocation)
 	fmt.Fprintf(&w, "  <title>%s</title>\n  <url href=\"%s\" target=\"_blank\"/>\n</webLink>\n", esc(title), esc(href))
 	return w.Bytes()
 }

@@ -21,16 +21,21 @@ import (
 
 const testSite = "https://curricula.example.org/"
 
-// check verifies the structure of a cartridge against its tree: CC 1.3's
+// check verifies the structure of a cartridge against its tree: its version's
 // namespaces and versions, every reference resolved, every file listed
 // and present, the items following the tree, the pages well-formed.
 func check(t *testing.T, tr *model.Tree, a *archive, links bool) {
 	t.Helper()
 	m := a.man
-	if m.Schema != Schema || m.SchemaVersion != SchemaVersion {
-		t.Errorf("schema %q %q", m.Schema, m.SchemaVersion)
+	v := Version11
+	if m.SchemaVersion == "1.3.0" {
+		v = Version13
 	}
-	for _, want := range []string{NamespaceCP, NamespaceLOMManifest, NamespaceLOMResource, "ccv1p3_imscp_v1p2_v1p0.xsd", "ccv1p3_lommanifest_v1p0.xsd"} {
+	p, s := profileOf(v), imsSchemas[v]
+	if m.Schema != Schema || m.SchemaVersion != p.schemaVersion || m.XMLName.Space != p.cp {
+		t.Errorf("schema %q %q in %q", m.Schema, m.SchemaVersion, m.XMLName.Space)
+	}
+	for _, want := range []string{p.cp, p.lomManifest, p.lomResource, s.cp, s.lomManifest} {
 		if !strings.Contains(m.SchemaLocation, want) {
 			t.Errorf("schemaLocation lacks %s", want)
 		}
@@ -121,7 +126,7 @@ func check(t *testing.T, tr *model.Tree, a *archive, links bool) {
 			if len(n.Children) == 0 {
 				page(it, n)
 				if links {
-					if i >= len(items) || res[items[i].Ref].Type != TypeWebLink {
+					if i >= len(items) || res[items[i].Ref].Type != p.webLinkType {
 						t.Errorf("node %s has no web link", n.ID)
 						continue
 					}

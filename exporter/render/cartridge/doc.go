@@ -1,11 +1,13 @@
 // Package cartridge writes the opt-in "cartridge" format: one IMS Common
-// Cartridge 1.3 archive (.imscc) per variant × locale, which learning
-// management systems (Canvas, Moodle, Schoology, Brightspace) import as a
-// course's modules and pages.
+// Cartridge archive (.imscc) per variant × locale, which learning
+// management systems (Canvas, Moodle, Schoology, Brightspace, Blackboard)
+// import as a course's modules and pages. It writes Common Cartridge 1.1
+// (the default: Moodle imports no later version) or 1.3 (see Version);
+// the two differ in namespaces only.
 //
 // The archive (see layout.Cartridge) holds, in this order:
 //
-//   - imsmanifest.xml: the Common Cartridge 1.3 manifest, with the
+//   - imsmanifest.xml: the Common Cartridge manifest, with the
 //     curriculum's metadata in the LOM manifest profile (title, the
 //     variant chain as description and keywords, language, the content's
 //     date), one organization whose items follow the tree in reading
@@ -19,7 +21,8 @@
 //     keeps local copies of them (render.Options.Images), referenced
 //     relatively and listed as files of the pages that show them;
 //   - links/<segment>.xml: with --site-url and the website, one web link
-//     (imswl_xmlv1p3) per leaf node to its page on the site.
+//     (imswl_xmlv1p1, or imswl_xmlv1p3) per leaf node to its page on the
+//     site.
 //
 // A node with children becomes a folder item holding its own page first
 // and then its children's items; a leaf is an item for its page,

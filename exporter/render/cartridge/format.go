@@ -7,6 +7,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/output"
 	rendering "github.com/curex/curex/exporter/render"
+	"github.com/curex/curex/exporter/setting"
 )
 
 // Format is the cartridge format: each tree's .imscc archive.
@@ -17,7 +18,11 @@ type Format struct {
 // NewFormat returns the cartridge format's renderer (see render.Format).
 // Pages link to the website only when it is written and its URL known.
 func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, error) {
-	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Date: o.Date}
+	v, err := ParseVersion(o.CartridgeVersion)
+	if err != nil {
+		return nil, setting.Errorf(setting.CartridgeVersion, "%w", err)
+	}
+	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Date: o.Date, Version: v}
 	if o.Has("html") {
 		opts.SiteURL = o.SiteURL
 	}

@@ -13,33 +13,34 @@ import (
 	rendering "github.com/curex/curex/exporter/render"
 )
 
-// xmlManifest is imsmanifest.xml as the tests read it.
+// xmlManifest is imsmanifest.xml as the tests read it, in any version's
+// namespaces (check compares them with the version's).
 type xmlManifest struct {
-	XMLName        xml.Name `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 manifest"`
+	XMLName        xml.Name `xml:"manifest"`
 	Identifier     string   `xml:"identifier,attr"`
 	SchemaLocation string   `xml:"http://www.w3.org/2001/XMLSchema-instance schemaLocation,attr"`
-	Schema         string   `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 metadata>schema"`
-	SchemaVersion  string   `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 metadata>schemaversion"`
+	Schema         string   `xml:"metadata>schema"`
+	SchemaVersion  string   `xml:"metadata>schemaversion"`
 	LOM            struct {
-		Title    string   `xml:"http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest general>title>string"`
-		Language string   `xml:"http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest general>language"`
-		Desc     string   `xml:"http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest general>description>string"`
-		Keywords []string `xml:"http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest general>keyword>string"`
-		Date     string   `xml:"http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest lifeCycle>contribute>date>dateTime"`
-	} `xml:"http://ltsc.ieee.org/xsd/imsccv1p3/LOM/manifest metadata>lom"`
+		Title    string   `xml:"general>title>string"`
+		Language string   `xml:"general>language"`
+		Desc     string   `xml:"general>description>string"`
+		Keywords []string `xml:"general>keyword>string"`
+		Date     string   `xml:"lifeCycle>contribute>date>dateTime"`
+	} `xml:"metadata>lom"`
 	Orgs []struct {
 		Identifier string    `xml:"identifier,attr"`
 		Structure  string    `xml:"structure,attr"`
-		Items      []xmlItem `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 item"`
-	} `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 organizations>organization"`
-	Resources []xmlResource `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 resources>resource"`
+		Items      []xmlItem `xml:"item"`
+	} `xml:"organizations>organization"`
+	Resources []xmlResource `xml:"resources>resource"`
 }
 
 type xmlItem struct {
 	Identifier string    `xml:"identifier,attr"`
 	Ref        string    `xml:"identifierref,attr"`
-	Title      string    `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 title"`
-	Items      []xmlItem `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 item"`
+	Title      string    `xml:"title"`
+	Items      []xmlItem `xml:"item"`
 }
 
 type xmlResource struct {
@@ -48,10 +49,10 @@ type xmlResource struct {
 	Href       string `xml:"href,attr"`
 	Files      []struct {
 		Href string `xml:"href,attr"`
-	} `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 file"`
+	} `xml:"file"`
 	Deps []struct {
 		Ref string `xml:"identifierref,attr"`
-	} `xml:"http://www.imsglobal.org/xsd/imsccv1p3/imscp_v1p1 dependency"`
+	} `xml:"dependency"`
 }
 
 // archive is a cartridge opened: its entries by name, in order.
