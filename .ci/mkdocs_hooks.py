@@ -11,7 +11,10 @@ every code block, as written.
 MkDocs 1.4 checks that a link's page exists, not that its #anchor does.
 After the build, a second hook reads every page of the site and logs a
 warning for each link to an anchor no element of its page has; --strict
-turns warnings into a failed build.
+turns warnings into a failed build. It checks the links of the Markdown
+files at the repository's root (README.md, CONTRIBUTING.md) too, which
+are not pages of the site: each must name a file of the repository, and
+its #anchor, into a page of docs/, an anchor of that page.
 """
 
 import html.parser
@@ -35,6 +38,11 @@ def on_page_markdown(markdown, page, config, files):
     """Rewrite links that leave docs/ into links to the repository."""
     base = config.get("repo_url", "").rstrip("/") + "/blob/main/"
     page_dir = posixpath.dirname(page.file.src_uri)
+    return _sub_links(markdown, lambda m: _rewrite(m, base, page_dir))
+
+
+def _sub_links(markdown, repl):
+    """Apply repl to every link of markdown outside code blocks and spans."""
     out, fence = [], None
     for line in markdown.split("\n"):
         m = _FENCE.match(line)
@@ -48,7 +56,7 @@ def on_page_markdown(markdown, page, config, files):
         if fence is None:
             parts = _CODE_SPAN.split(line)
             for i in range(0, len(parts), 2):
-                parts[i] = _LINK.sub(lambda m: _rewrite(m, base, page_dir), parts[i])
+                parts[i] = _LINK.sub(repl, parts[i])
             line = "".join(parts)
         out.append(line)
     return "\n".join(out)
@@ -105,3 +113,33 @@ def on_post_build(config):
             fragment = urllib.parse.unquote(url.fragment)
             if target in pages and fragment not in pages[target].ids:
                 log.warning("%s line %d links to %s, which has no anchor #%s", src, line, target, fragment)
+    root = os.path.dirname(os.path.abspath(config["config_file_path"]))
+    docs = os.path.relpath(config["docs_dir"], root).replace(os.sep, "/")
+    for name in sorted(os.listdir(root)):
+        if name.endswith(".md"):
+            _check_root_file(root, docs, name, pages)
+
+
+def _check_root_file(root, docs, name, pages):
+    """Warn about links of a Markdown file at the root that lead nowhere."""
+    with open(os.path.join(root, name), encoding="utf-8") as f:
+        markdown = f.read()
+    found = []
+    _sub_links(markdown, lambda m: found.append(m.group("target")) or m.group(0))
+    for target in found:
+        url = urllib.parse.urlsplit(target)
+        if url.scheme or url.netloc or target.startswith("/"):
+            continue
+        path = posixpath.normpath(urllib.parse.unquote(url.path))
+        if not os.path.exists(os.path.join(root, path)):
+            log.warning("%s links to %s, which is not a file of the repository", name, target)
+            continue
+        if not url.fragment or not path.startswith(docs + "/") or not path.endswith(".md"):
+            continue
+        page = path[len(docs) + 1:-len(".md")]
+        if posixpath.basename(page) in ("README", "index"):
+            page = posixpath.join(posixpath.dirname(page), "index")
+        page += ".html"
+        fragment = urllib.parse.unquote(url.fragment)
+        if page in pages and fragment not in pages[page].ids:
+            log.warning("%s links to %s, whose page has no anchor #%s", name, target, fragment)
