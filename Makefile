@@ -52,7 +52,7 @@ CYCLONEDX_VERSION := v1.10.0
 CYCLONEDX   := $(shell $(GO) env GOPATH)/tools/cyclonedx-gomod@$(CYCLONEDX_VERSION)/cyclonedx-gomod
 # Debian packages the tests use (and Java for the Nu checker): validators, headless Chromium (PDF,
 # accessibility), PDF tools, CJK fonts for handbooks, MkDocs for the
-# Markdown bundle check, epubcheck and Calibre for the EPUB books.
+# Markdown bundle check and the docs site (make docs), epubcheck and Calibre for the EPUB books.
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 APT_PACKAGES += epubcheck calibre
 SITE        ?= /tmp/curex-validate-site
