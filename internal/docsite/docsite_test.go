@@ -192,7 +192,7 @@ func TestReadmeStartsFromAToken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no CONTRIBUTING.md for the contributor material: %v", err)
 	}
-	if !strings.Contains(string(contributing), "make test") || strings.Contains(text, "cyclonedx") {
+	if !strings.Contains(string(contributing), "make test") || strings.Contains(text, "cyclonedx-gomod") {
 		t.Error("the test set-up (what make test installs) belongs in CONTRIBUTING.md, not README.md")
 	}
 }
