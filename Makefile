@@ -52,14 +52,14 @@ CYCLONEDX_VERSION := v1.10.0
 CYCLONEDX   := $(shell $(GO) env GOPATH)/tools/cyclonedx-gomod@$(CYCLONEDX_VERSION)/cyclonedx-gomod
 # Debian packages the tests use (and Java for the Nu checker): validators, headless Chromium (PDF,
 # accessibility), PDF tools, CJK fonts for handbooks, MkDocs for the
-# Markdown bundle check, epubcheck and Calibre for the EPUB books.
+# Markdown bundle check and the docs site (make docs), epubcheck and Calibre for the EPUB books.
 APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 APT_PACKAGES += epubcheck calibre
 # libxml2-utils: xmllint, which validates the cartridges against the official IMS schemas.
 APT_PACKAGES += libxml2-utils
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean
 
 all: build
 
@@ -90,6 +90,7 @@ check: lint
 ## test: install what is needed, lint, validate the sample site, run the whole suite with the race detector, then every fuzz target briefly
 test: lint tools
 	$(GO) mod verify
+	$(MAKE) docs
 	$(MAKE) validate
 	$(MAKE) release-check
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
@@ -97,6 +98,11 @@ test: lint tools
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
 	$(MAKE) nightly
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
+
+## docs: build the documentation site (mkdocs.yml: docs/ with its navigation) with mkdocs build --strict into $(DOCS_SITE); a broken link or #anchor fails it (a few seconds; mkdocs serve previews it)
+DOCS_SITE   ?= /tmp/curex-docs-site
+docs:
+	mkdocs build --strict --config-file mkdocs.yml --site-dir $(DOCS_SITE)
 
 ## release-check: check .goreleaser.yaml, build a snapshot release of this platform into dist/ (archive, checksums, SBOM) and check its binary is static and knows its version
 release-check: $(GORELEASER) $(CYCLONEDX)
