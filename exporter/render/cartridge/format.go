@@ -18,7 +18,7 @@ type Format struct {
 // Pages link to the website only when it is written and its URL known.
 func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, error) {
 	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Date: o.Date}
-	if o.Has("html") {
+	if o.Website {
 		opts.SiteURL = o.SiteURL
 	}
 	return &Format{r: New(opts)}, nil
