@@ -101,8 +101,9 @@ type Reusing interface {
 // Options are the settings formats share. Each format takes what it needs
 // into its own options.
 type Options struct {
-	// Formats are the formats selected, for the links between them (a
-	// handbook links back to the website, the website to the bundles).
+	// Formats are the formats selected (Registry.New makes theirs). The
+	// links between formats are not read from the names: see Website,
+	// PageData and Downloads.
 	Formats []string
 	// Generator names the program ("curex 0.1.0").
 	Generator string
