@@ -95,3 +95,13 @@ func (b *bodies) close() {
 		b.spool = ""
 	}
 }
+
+// visible is a tree as the formats see it: published nodes only, unless
+// the run includes the others. Every tree goes through it once, as it
+// arrives (from the fetcher, or read back from the cache or spool).
+func visible(t *model.Tree, includeUnpublished bool) *model.Tree {
+	if includeUnpublished {
+		return t
+	}
+	return t.PublishedOnly()
+}

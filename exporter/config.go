@@ -177,7 +177,8 @@ func (c *Config) check() error {
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CartridgeVersion: c.CartridgeVersion, CacheDir: c.CacheDir,
-		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats)}
+		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats),
+		PageData: c.registry().PageData(c.Formats), Website: c.registry().AnySite(c.Formats)}
 }
 
 // registry returns the formats the run knows: Config.Registry, or

@@ -34,13 +34,14 @@ func Formats() *render.Registry {
 	const shows = render.ShowsImages | render.ShowsMath
 	return render.NewRegistry(
 		render.Format{Name: "html", Default: true, NewSite: html.NewSite, Shows: shows, InPages: true, Path: layout.ExportIndex},
-		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat, Path: layout.TreeJSON,
+		render.Format{Name: "json", Default: true, New: jsonbundle.NewFormat, Path: layout.TreeJSON, PageData: true,
 			Download: &render.Download{Path: layout.TreeJSON, Ext: ".json", Type: "application/json", LabelKey: "json_bundle", Label: "Download the JSON bundle", Rank: 6}},
 		render.Format{Name: "markdown", Default: true, New: markdown.NewFormat, Path: layout.MarkdownDir,
 			Download: &render.Download{Path: layout.MarkdownZip, Ext: ".zip", Type: "application/zip", LabelKey: "download_markdown", Label: "Markdown bundle (zip)", Rank: 5}},
 		render.Format{Name: "handbook", Default: true, New: handbook.NewFormat, Shows: shows, InPages: true, Path: layout.Handbook,
 			Download: &render.Download{Path: layout.Handbook, Ext: ".html", Type: "text/html", LabelKey: "download_handbook", Label: "Printable handbook", Opens: true, Rank: 1}},
 		render.Format{Name: "pdf", New: pdf.New, Shows: shows | render.ShowsImagesOffline, InPages: true, Path: layout.PDF,
+			FinishesLate: true, Probe: pdf.Probe,
 			Download: &render.Download{Path: layout.PDF, Ext: ".pdf", Type: "application/pdf", LabelKey: "download_pdf", Label: "Handbook (PDF)", Rank: 2}},
 		render.Format{Name: "epub", New: epub.NewFormat, Shows: shows, InPages: true, Path: layout.EPUB,
 			Download: &render.Download{Path: layout.EPUB, Ext: layout.EPUBExt, Type: "application/epub+zip", LabelKey: "download_epub", Label: "E-book (EPUB)", Rank: 3}},

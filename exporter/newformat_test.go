@@ -1,6 +1,7 @@
 package exporter_test
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,8 +60,12 @@ func TestANewFormatIsData(t *testing.T) {
 		Path: outlinePath,
 		Download: &render.Download{Path: outlinePath, Ext: ".cx", Type: outlineType,
 			LabelKey: "download_outline", Label: "Outline (text)", Rank: 10},
+		Probe: func() error { return nil }, // `curex demo` writes it too
 	})
 	reg := render.NewRegistry(formats...)
+	if probed := reg.Probed(func(string, error) {}); !slices.Contains(probed, "outline") {
+		t.Errorf("the demo's formats %v lack the outline", probed)
+	}
 	_, url := sampleServer(t, sandbox.Options{})
 	cfg := exporter.Config{BaseURL: url, Token: token, Output: filepath.Join(t.TempDir(), "out"), Limits: ratelimit.Limits{},
 		Registry: reg, Formats: []string{"html", "json", "outline"},
@@ -111,6 +117,80 @@ func TestANewFormatIsData(t *testing.T) {
 			t.Errorf("serve %s: %d %q, %d bytes", want, rec.Code, rec.Header().Get("Content-Type"), len(body))
 		}
 	}
+}
+
+// TestLinksBetweenFormatsFollowTheRegistry: the handbook and the
+// cartridge link back to the website when a site format is selected,
+// whatever its name, as the registry declares it (Format.NewSite); on
+// 953dab7 they asked for a format named "html" (Options.Has), so a
+// build that names its website otherwise lost the links.
+func TestLinksBetweenFormatsFollowTheRegistry(t *testing.T) {
+	t.Parallel()
+	var formats []render.Format
+	for _, f := range exporter.Formats().Formats() {
+		if f.Name == "html" {
+			f.Name = "web"
+		}
+		formats = append(formats, f)
+	}
+	reg := render.NewRegistry(formats...)
+	_, url := sampleServer(t, sandbox.Options{})
+	const siteURL = "https://curricula.example.org/"
+	tests := []struct {
+		name    string
+		formats []string
+		linked  bool
+	}{
+		{"with the website", []string{"web", "handbook", "cartridge"}, true},
+		{"without it", []string{"handbook", "cartridge"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := exporter.Config{BaseURL: url, Token: token, Output: filepath.Join(t.TempDir(), "out"), Limits: ratelimit.Limits{},
+				Registry: reg, Formats: tc.formats, SiteURL: siteURL,
+				Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"base"}, Locales: []string{"en"}}}
+			if _, err := exporter.Run(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			e := model.Export{CurriculumSlug: "algebra-1", VariantSlug: "base", LocaleSlug: "en"}
+			book, err := os.ReadFile(filepath.Join(cfg.Output, filepath.FromSlash(layout.Handbook(e))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(book), `class="hb-site-nav"`); got != tc.linked {
+				t.Errorf("handbook links back to the website: %v, want %v", got, tc.linked)
+			}
+			if got := zipHolds(t, filepath.Join(cfg.Output, filepath.FromSlash(layout.Cartridge(e))), siteURL); got != tc.linked {
+				t.Errorf("cartridge links to the website: %v, want %v", got, tc.linked)
+			}
+		})
+	}
+}
+
+// zipHolds reports whether a file of the zip archive at name holds s.
+func zipHolds(t *testing.T, name, s string) bool {
+	t.Helper()
+	z, err := zip.OpenReader(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	for _, f := range z.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), s) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestEveryFormatIsWhereItSays: each format of the registry, exported
@@ -215,7 +295,7 @@ func TestALateFileOfAnyFormatKeepsItsPrevious(t *testing.T) {
 	t.Parallel()
 	_, url := sampleServer(t, sandbox.Options{})
 	registry := func(s *stamp) *render.Registry {
-		return render.NewRegistry(append(exporter.Formats().Formats(), render.Format{Name: "stamp", Path: stampPath,
+		return render.NewRegistry(append(exporter.Formats().Formats(), render.Format{Name: "stamp", Path: stampPath, FinishesLate: true,
 			New: func(context.Context, render.Options) (render.Renderer, error) { return s, nil }})...)
 	}
 	export := func(out string, s *stamp) (*exporter.Summary, output.ManifestExport) {

@@ -7,11 +7,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
@@ -19,48 +17,6 @@ import (
 	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/render/mathml"
 )
-
-// Failure is an export that could not be refreshed.
-type Failure struct {
-	Export model.Export
-	Err    error
-	// Kept is true when the previous version was carried over.
-	Kept bool
-}
-
-// Summary tells what a run did.
-type Summary struct {
-	Planned int
-	// Written counts the exports rendered; Reused those carried over
-	// unchanged from the previous output (same ETag, same render key).
-	Written, Reused int
-	Failures        []Failure
-	// NotFetched counts exports left when the request budget ran out.
-	NotFetched int
-	Stats      fetch.StatsSnapshot
-	// Files counts the output's files; FilesWritten those this run
-	// wrote, FilesUnchanged those it kept byte for byte (not rewritten).
-	Files, FilesWritten, FilesUnchanged int
-	// PDFsPrinted counts the handbooks Chromium printed this run;
-	// PDFsReused those the cache had printed before from the same bytes.
-	PDFsPrinted, PDFsReused int
-	// AssetsFetched counts the content images their servers sent this
-	// run; AssetsReused those the cache held (a 304); AssetsFailed those
-	// left as links (--assets local).
-	AssetsFetched, AssetsReused, AssetsFailed int
-	// MathErrors counts the TeX expressions of the trees rendered this
-	// run that could not be converted to MathML: their pages show the
-	// source, marked (see ManifestExport.MathErrors for each export).
-	MathErrors int
-	Duration   time.Duration
-	Skipped    []fetch.Skip
-	// Schedule is what the run decided for each tree: fetched because
-	// new, changed or due for revalidation, or served from the cache.
-	Schedule *fresh.Schedule
-}
-
-// Partial reports whether some exports failed while others were written.
-func (s *Summary) Partial() bool { return len(s.Failures) > 0 }
 
 // Run performs an export. It returns an error when nothing could be
 // committed (the previous output is then untouched); a Summary with
@@ -79,33 +35,43 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 }
 
 // execute runs the stages of an export (or, with src from the cache, a
-// build) in order. Each stage is a method of run; the first error stops
-// the run with nothing committed.
+// build) in order. Each stage is a method of run that takes what earlier
+// stages handed on (plan's planned, schedule's scheduled) and returns
+// what later ones need; the first error stops the run with nothing
+// committed.
 func execute(ctx context.Context, c *Config, src source) (*Summary, error) {
 	r, err := begin(ctx, c, src)
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
-	stages := []func(context.Context) error{
-		r.plan,     // discovery: what to export
-		r.schedule, // freshness: what to fetch, in what order
-		r.fetch,    // fetch each tree and write it as it arrives
-		r.write,    // write the trees held back as unchanged, or carry them over
-		r.settle,   // carry over what failed; wait for the PDFs
-		r.site,     // the website's remaining pages and site-wide pages
-		r.commit,   // manifest, swap in the output, state of this run
+	p, err := r.plan(ctx) // discovery: what to export
+	if err != nil {
+		return nil, err
 	}
-	for _, stage := range stages {
-		if err := stage(ctx); err != nil {
+	sc, err := r.schedule(ctx, p) // freshness: what to fetch, in what order; the formats
+	if err != nil {
+		return nil, err
+	}
+	for _, stage := range []func(context.Context, planned, *scheduled) error{
+		r.fetch,  // fetch each tree and write it as it arrives
+		r.write,  // write the trees held back as unchanged, or carry them over
+		r.settle, // carry over what failed; wait for the PDFs
+		r.site,   // the website's remaining pages and site-wide pages
+		r.commit, // manifest, swap in the output, state of this run
+	} {
+		if err := stage(ctx, p, sc); err != nil {
 			return nil, err
 		}
 	}
-	return r.sum, nil
+	return p.ledger.sum, nil
 }
 
-// run is an export in progress: its stages are methods over one record
-// per export, in the manner of Hugo's deploy.Deploy.
+// run is an export in progress: what every stage works in (the
+// configuration, the source of answers, the output being written, the
+// session with the API) and what close undoes. What a stage decides it
+// hands to the next as a value (planned, scheduled), in the manner of
+// Hugo's deploy.Deploy.
 type run struct {
 	c     *Config
 	src   source
@@ -116,49 +82,6 @@ type run struct {
 	// undo holds what close does, last first.
 	undo      []func()
 	committed bool
-
-	planned *fetch.Plan
-	// catalog is the plan as renderers see it (plan.Catalog).
-	catalog *model.Catalog
-	fr      *freshness
-	fetcher *fetch.Fetcher
-	gate    *cpugate.Gate
-	kept    *bodies
-	formats *treeFormats
-	web     render.Site // nil without the website
-	reuse   *reuse
-	changes *changeLog
-	images  *images
-
-	// exports lists every export in manifest order; records holds what
-	// the run knows of each. mu guards the map (not the records): the
-	// website's early rendering reads it (treeOf) while the run goes on.
-	exports []model.Export
-	mu      sync.Mutex
-	records map[model.Key]*record
-	sum     *Summary
-}
-
-// record is what a run knows of one export.
-type record struct {
-	// arrived is set once the fetcher delivered the tree (or its failure),
-	// or when the export could not be fetched at all.
-	arrived bool
-	// entry is its manifest entry, once written, carried over or failed.
-	entry    output.ManifestExport
-	hasEntry bool
-	// pages is set when its pages are in the output (written or kept),
-	// for the website's links.
-	pages bool
-	// prev is its entry in the previous manifest, if hasPrev.
-	prev    output.ManifestExport
-	hasPrev bool
-	// held is its tree held back as unchanged (see reuse), until every
-	// tree of its curriculum is in.
-	held *pendingTree
-	// body is where its tree is kept once written, for the website,
-	// which renders it later (treeOf).
-	body bodyRef
 }
 
 // begin checks the output folder (curex's or empty, writable) and makes
@@ -166,7 +89,7 @@ type record struct {
 // costs no request and no wait, and opens the session. A cancelled run
 // stops writing at the next file of any stage.
 func begin(ctx context.Context, c *Config, src source) (*run, error) {
-	r := &run{c: c, src: src, start: time.Now(), records: map[model.Key]*record{}}
+	r := &run{c: c, src: src, start: time.Now()}
 	w, err := output.BeginContext(ctx, c.Fs, c.Output)
 	if err != nil {
 		return nil, &ConfigError{err}
@@ -196,135 +119,125 @@ func (r *run) close() {
 	r.undo = nil
 }
 
-// rec returns the record of e, made on first use.
-func (r *run) rec(e model.Export) *record {
-	k := e.Key()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	rc := r.records[k]
-	if rc == nil {
-		rc = &record{}
-		r.records[k] = rc
-	}
-	return rc
-}
-
-// setEntry records e's manifest entry.
-func (r *run) setEntry(e model.Export, entry output.ManifestExport) {
-	rc := r.rec(e)
-	rc.entry, rc.hasEntry = entry, true
-}
-
-// fail records a failure of e; settle carries its previous files over.
-func (r *run) fail(e model.Export, err error) {
-	r.sum.Failures = append(r.sum.Failures, Failure{Export: e, Err: err})
+// planned is what discovery hands the later stages: the plan, the
+// catalog renderers see of it, and the ledger of its exports.
+type planned struct {
+	plan *fetch.Plan
+	// catalog is the plan as renderers see it (plan.Catalog).
+	catalog *model.Catalog
+	ledger  *ledger
 }
 
 // plan runs discovery: the exports, and those that fail at once (a
 // locale that is no language tag).
-func (r *run) plan(ctx context.Context) error {
+func (r *run) plan(ctx context.Context) (planned, error) {
 	plan, err := r.s.discover(ctx, r.c.Log, r.c.Filter)
 	if err != nil {
-		return err
+		return planned{}, err
 	}
-	r.planned, r.catalog, r.exports = plan, plan.Catalog(), plan.Exports()
-	r.sum = &Summary{Planned: len(r.exports), Skipped: plan.Skipped}
-	for _, e := range r.exports {
-		r.rec(e)
-	}
-	if r.prev != nil {
-		for _, e := range r.prev.Exports {
-			if rc, ok := r.records[entryKey(e)]; ok {
-				rc.prev, rc.hasPrev = e, true
-			}
-		}
-	}
+	exports := plan.Exports()
+	l := newLedger(exports, &Summary{Planned: len(exports), Skipped: plan.Skipped}, r.prev)
 	// Exports of a locale whose code is no language tag fail alone.
 	for _, iv := range plan.Invalid {
-		r.exports = append(r.exports, iv.Export)
-		r.rec(iv.Export).arrived = true
-		r.sum.Planned++
-		r.fail(iv.Export, iv.Err)
+		l.exports = append(l.exports, iv.Export)
+		l.rec(iv.Export).arrived = true
+		l.sum.Planned++
+		l.fail(iv.Export, iv.Err)
 	}
-	return nil
+	return planned{plan: plan, catalog: plan.Catalog(), ledger: l}, nil
+}
+
+// scheduled is what schedule hands the later stages: the order of the
+// fetch and the components that write the trees.
+type scheduled struct {
+	fr      *freshness
+	fetcher *fetch.Fetcher
+	// gate is the processors rendering takes (see cpugate).
+	gate    *cpugate.Gate
+	kept    *bodies
+	formats *treeFormats
+	web     render.Site // nil without the website
+	reuse   *reuse
+	changes *changeLog
+	images  *images
 }
 
 // schedule decides what is fetched in what order (package fresh), and
 // prepares what writes the trees: the formats (Chromium starts here, so
 // a machine without one fails before any tree is fetched), the website,
 // incremental reuse and the histories of changes.
-func (r *run) schedule(ctx context.Context) error {
+func (r *run) schedule(ctx context.Context, p planned) (*scheduled, error) {
 	c := r.c
-	fr, err := openFreshness(freshnessOptions{c.Revalidate, c.Log}, r.s, r.planned, r.start)
+	fr, err := openFreshness(freshnessOptions{c.Revalidate, c.Log}, r.s, p.plan, r.start)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.fr = fr
+	sc := &scheduled{fr: fr}
 	r.defer_(fr.close)
-	r.sum.Schedule = fr.sched
-	c.Progress.Planned(len(r.planned.Exports()), len(fr.sched.Fetch), r.s.limiter)
-	for _, msg := range r.planned.Warnings {
+	p.ledger.sum.Schedule = fr.sched
+	c.Progress.Planned(len(p.plan.Exports()), len(fr.sched.Fetch), r.s.limiter)
+	for _, msg := range p.plan.Warnings {
 		c.Log.Warn("locale left out", "reason", msg)
 	}
-	for _, sk := range r.planned.Skipped {
+	for _, sk := range p.plan.Skipped {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
-	r.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished}
-	r.defer_(r.kept.close)
+	sc.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished}
+	r.defer_(sc.kept.close)
 	// Rendering goes through gate; while requests are paced, one processor
 	// is kept for the fetch (see cpugate).
-	r.gate = cpugate.New(runtime.GOMAXPROCS(0))
+	sc.gate = cpugate.New(runtime.GOMAXPROCS(0))
 	o := c.renderOptions()
-	o.Gate = r.gate
-	if r.images, err = newImages(c, r.src.fromCache()); err != nil {
-		return err
+	o.Gate = sc.gate
+	if sc.images, err = newImages(c, r.src.fromCache()); err != nil {
+		return nil, err
 	}
-	r.defer_(func() { _ = r.images.close() })
-	if r.images.store != nil {
-		o.Images, o.ImageData = r.images.resolve, r.images.bytesOf
+	r.defer_(func() { _ = sc.images.close() })
+	if sc.images.store != nil {
+		o.Images, o.ImageData = sc.images.resolve, sc.images.bytesOf
 	}
-	if r.images.remote != nil {
-		o.RemoteImage = r.images.fetchRemote
+	if sc.images.remote != nil {
+		o.RemoteImage = sc.images.fetchRemote
 	}
 	// One converter for every format: the same expressions recur
 	// across a curriculum's variants and locales.
 	o.Math = mathml.New(mathml.Options{})
-	if r.web, err = c.registry().NewSite(ctx, o); err != nil {
-		return formatError(err)
+	if sc.web, err = c.registry().NewSite(ctx, o); err != nil {
+		return nil, formatError(err)
 	}
-	if r.formats, err = newTreeFormats(ctx, c.registry(), o, r.catalog); err != nil {
-		return err
+	if sc.formats, err = newTreeFormats(ctx, c.registry(), o, p.catalog); err != nil {
+		return nil, err
 	}
-	r.defer_(r.formats.close)
-	if r.reuse, err = newReuse(ctx, c.renderKeyOptions(), r.planned, r.kept); err != nil {
-		return err
+	r.defer_(sc.formats.close)
+	if sc.reuse, err = newReuse(ctx, c.renderKeyOptions(), p.plan, sc.kept); err != nil {
+		return nil, err
 	}
-	if r.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}); err != nil {
-		return err
+	if sc.changes, err = newChangeLog(changeOptions{scopeDir: r.s.scopeDir, date: c.SourceDate, log: c.Log}); err != nil {
+		return nil, err
 	}
-	r.fetcher = &fetch.Fetcher{Client: r.s.client, Retry: r.s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback,
+	sc.fetcher = &fetch.Fetcher{Client: r.s.client, Retry: r.s.retry, Concurrency: c.Concurrency, Skip: fr.skip, Fallback: fr.fallback,
 		MaxNodes: c.MaxTreeNodes, Log: c.Log}
-	return nil
+	return sc, nil
 }
 
 // fetch fetches the trees in the schedule's order and writes each as it
 // arrives (arrive), while the website renders each curriculum whose
 // trees are all in. It stops cleanly at the deadline or the request
 // budget: the trees not fetched keep their previous version.
-func (r *run) fetch(ctx context.Context) error {
-	if r.web != nil {
-		r.web.Start(ctx, r.w, r.catalog, r.treeOf)
-		r.defer_(func() { _ = r.web.Stop() })
+func (r *run) fetch(ctx context.Context, p planned, sc *scheduled) error {
+	if sc.web != nil {
+		sc.web.Start(ctx, r.w, p.catalog, func(e model.Export) (*model.Tree, error) { return treeOf(p.ledger, sc.kept, e) })
+		r.defer_(func() { _ = sc.web.Stop() })
 	}
 	unreserve := func() {}
 	if !r.src.fromCache() && len(r.c.Limits) > 0 {
-		unreserve = r.gate.Reserve()
+		unreserve = sc.gate.Reserve()
 		r.defer_(unreserve) // released below; this covers an early return
 	}
-	err := r.fetcher.Fetch(ctx, r.fr.order, func(res fetch.Result) error { return r.arrive(ctx, res) })
+	err := sc.fetcher.Fetch(ctx, sc.fr.order, func(res fetch.Result) error { return r.arrive(ctx, p.ledger, sc, res) })
 	unreserve() // the rest renders on every processor
 	if err == nil {
-		return r.src.missing(r.c.CacheDir, r.sum.Failures)
+		return r.src.missing(r.c.CacheDir, p.ledger.sum.Failures)
 	}
 	switch {
 	case errors.Is(err, fetch.ErrDeadline):
@@ -340,16 +253,16 @@ func (r *run) fetch(ctx context.Context) error {
 // arrive handles one tree from the fetcher: it records what the request
 // taught, holds the tree back when it may be carried over unchanged, else
 // filters it (published nodes only, once for every format) and writes it.
-func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
+func (r *run) arrive(ctx context.Context, l *ledger, sc *scheduled, res fetch.Result) (err error) {
 	written := false
 	defer func() {
-		if err == nil && r.web != nil {
-			r.web.Arrived(res.Export, written)
+		if err == nil && sc.web != nil {
+			sc.web.Arrived(res.Export, written)
 		}
 	}()
-	rc := r.rec(res.Export)
+	rc := l.rec(res.Export)
 	rc.arrived = true
-	if err := r.fr.record(res); err != nil {
+	if err := sc.fr.record(res); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -357,21 +270,21 @@ func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
 	}
 	defer func() { r.c.Progress.TreeDone(res, r.s.stats.Snapshot()) }()
 	if res.Err != nil {
-		r.fail(res.Export, res.Err)
+		l.fail(res.Export, res.Err)
 		return nil
 	}
-	if rc.held, err = r.reuse.hold(res, rc.prev, rc.hasPrev); err != nil || rc.held != nil {
+	if rc.held, err = sc.reuse.hold(res, rc.prev, rc.hasPrev); err != nil || rc.held != nil {
 		return err
 	}
-	if res = r.fetcher.Fill(res); res.Err != nil {
-		r.fail(res.Export, res.Err)
+	if res = sc.fetcher.Fill(res); res.Err != nil {
+		l.fail(res.Export, res.Err)
 		return nil
 	}
 	for _, m := range res.Tree.Repairs {
 		r.c.Log.Warn("repaired a value the API left open", "tree", res.Export.Dir(), "repair", m)
 	}
 	res.Tree = visible(res.Tree, r.c.Filter.IncludeUnpublished)
-	written, err = r.writeTree(ctx, res, r.gate)
+	written, err = r.writeTree(ctx, l, sc, res, sc.gate)
 	return err
 }
 
@@ -380,46 +293,46 @@ func (r *run) arrive(ctx context.Context, res fetch.Result) (err error) {
 // keeps it for the website. A tree a format refuses fails its export
 // alone (written false, no error); an error stops the run. With gate, the
 // rendering waits for a processor.
-func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gate) (written bool, err error) {
+func (r *run) writeTree(ctx context.Context, l *ledger, sc *scheduled, res fetch.Result, gate *cpugate.Gate) (written bool, err error) {
 	t := res.Tree
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
 	// The images first, outside the gate: fetching them is waiting.
-	if err := r.images.fetch(ctx, r.w, t, &entry); err != nil {
+	if err := sc.images.fetch(ctx, r.w, t, &entry); err != nil {
 		return false, err
 	}
 	if gate != nil {
 		gate.Acquire()
 	}
-	rc := r.rec(res.Export)
-	err = r.formats.write(ctx, r.w, t, &entry)
+	rc := l.rec(res.Export)
+	err = sc.formats.write(ctx, r.w, t, &entry)
 	if err == nil {
-		err = r.changes.record(r.w, t, &entry, rc.prev, rc.hasPrev)
+		err = sc.changes.record(r.w, t, &entry, rc.prev, rc.hasPrev)
 	}
 	if gate != nil {
 		gate.Release()
 	}
 	var refused *RenderError
 	if errors.As(err, &refused) {
-		r.fail(refused.Export, refused)
+		l.fail(refused.Export, refused)
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	entry.RenderKey = r.reuse.keys[res.Export.CurriculumID]
-	if r.web != nil {
-		if rc.body, err = r.kept.put(res); err != nil {
+	entry.RenderKey = sc.reuse.keys[res.Export.CurriculumID]
+	if sc.web != nil {
+		if rc.body, err = sc.kept.put(res); err != nil {
 			return false, fmt.Errorf("website: %w", err)
 		}
-		if err := r.web.Keep(r.formats.tree(t), r.changes.history(t.Key()), &entry); err != nil {
+		if err := sc.web.Keep(sc.formats.tree(t), sc.changes.history(t.Key()), &entry); err != nil {
 			return false, err
 		}
-		r.formats.list(r.web.Name(), t.Export, &entry)
+		sc.formats.list(sc.web.Name(), t.Export, &entry)
 	}
 	rc.entry, rc.hasEntry = entry, true
-	r.sum.Written++
-	r.sum.MathErrors += entry.MathErrors
+	l.sum.Written++
+	l.sum.MathErrors += entry.MathErrors
 	return true, nil
 }
 
@@ -427,34 +340,35 @@ func (r *run) writeTree(ctx context.Context, res fetch.Result, gate *cpugate.Gat
 // previous version), and the trees held back as unchanged are carried
 // over when their whole curriculum is unchanged and intact, else written
 // now.
-func (r *run) write(ctx context.Context) error {
-	for _, e := range r.exports {
-		if !r.rec(e).arrived {
-			r.sum.NotFetched++
-			r.fail(e, fetch.ErrBudget)
+func (r *run) write(ctx context.Context, p planned, sc *scheduled) error {
+	l := p.ledger
+	for _, e := range l.exports {
+		if !l.rec(e).arrived {
+			l.sum.NotFetched++
+			l.fail(e, fetch.ErrBudget)
 		}
 	}
-	held := func(e model.Export) bool { return r.rec(e).held != nil }
-	same := unchanged(r.planned, held)
-	if err := checkIntact(r.w, r.exports, held, same); err != nil {
+	held := func(e model.Export) bool { return l.rec(e).held != nil }
+	same := unchanged(p.plan, held)
+	if err := checkIntact(r.w, l.exports, held, same); err != nil {
 		return err
 	}
-	for _, e := range r.exports {
-		p := r.rec(e).held
-		if p == nil {
+	for _, e := range l.exports {
+		pt := l.rec(e).held
+		if pt == nil {
 			continue
 		}
 		if same[e.CurriculumID] {
-			if err := r.carryOver(e, p); err != nil {
+			if err := r.carryOver(l, sc, e, pt); err != nil {
 				return err
 			}
 			continue
 		}
-		res, err := r.reuse.load(*p)
+		res, err := sc.reuse.load(*pt)
 		if err != nil {
 			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
-		if _, err := r.writeTree(ctx, res, nil); err != nil {
+		if _, err := r.writeTree(ctx, l, sc, res, nil); err != nil {
 			return err
 		}
 	}
@@ -463,77 +377,78 @@ func (r *run) write(ctx context.Context) error {
 
 // carryOver keeps the files of an unchanged export from the previous
 // output, and its manifest entry.
-func (r *run) carryOver(e model.Export, p *pendingTree) error {
+func (r *run) carryOver(l *ledger, sc *scheduled, e model.Export, p *pendingTree) error {
 	for _, dir := range layout.Trees(e) {
 		if _, err := r.w.CarryOver(dir); err != nil {
 			return err
 		}
 	}
-	if r.web != nil { // the other pages need its outline
-		res, err := r.reuse.load(*p)
+	if sc.web != nil { // the other pages need its outline
+		res, err := sc.reuse.load(*p)
 		if err != nil {
 			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
-		r.web.Reuse(r.formats.tree(res.Tree))
+		sc.web.Reuse(sc.formats.tree(res.Tree))
 	}
-	if err := r.images.carryOver(r.w, r.rec(e).prev); err != nil {
+	if err := sc.images.carryOver(r.w, l.rec(e).prev); err != nil {
 		return err
 	}
-	r.setEntry(e, r.rec(e).prev)
-	r.sum.Reused++
+	l.setEntry(e, l.rec(e).prev)
+	l.sum.Reused++
 	return nil
 }
 
 // settle carries over the previous files of every export that failed,
 // and of the curricula the token could not read, and waits for the PDFs:
 // one that did not print in time fails its export alone.
-func (r *run) settle(context.Context) error {
-	for _, rc := range r.records {
+func (r *run) settle(_ context.Context, p planned, sc *scheduled) error {
+	l := p.ledger
+	for _, rc := range l.records {
 		rc.pages = rc.hasEntry
 	}
 	pages := r.c.registry().AnyInPages(r.c.Formats)
-	for i := range r.sum.Failures {
-		fl := &r.sum.Failures[i]
+	for i := range l.sum.Failures {
+		fl := &l.sum.Failures[i]
 		kept, err := r.w.CarryOver(layout.BundleDir(fl.Export))
 		if err != nil {
 			return err
 		}
 		if pages {
-			if r.rec(fl.Export).pages, err = r.w.CarryOver(fl.Export.Dir()); err != nil {
+			if l.rec(fl.Export).pages, err = r.w.CarryOver(fl.Export.Dir()); err != nil {
 				return err
 			}
 		}
 		fl.Kept = kept
 		entry := failedEntry(r.prev, fl.Export, kept, fl.Err)
-		if rc := r.rec(fl.Export); (kept || rc.pages) && rc.hasPrev {
+		if rc := l.rec(fl.Export); (kept || rc.pages) && rc.hasPrev {
 			// Its previous pages show the previous images.
-			if err := r.images.carryOver(r.w, rc.prev); err != nil {
+			if err := sc.images.carryOver(r.w, rc.prev); err != nil {
 				return err
 			}
 			entry.Assets = rc.prev.Assets
 		}
-		r.setEntry(fl.Export, entry)
+		l.setEntry(fl.Export, entry)
 	}
 	// Curricula the token could not read (403) keep their previous files.
-	unreadable, err := keepUnreadable(r.w, r.planned, r.prev)
+	unreadable, err := keepUnreadable(r.w, p.plan, r.prev)
 	if err != nil {
 		return err
 	}
 	for _, u := range unreadable {
-		if err := r.images.carryOver(r.w, u.entry); err != nil {
+		if err := sc.images.carryOver(r.w, u.entry); err != nil {
 			return err
 		}
-		r.sum.Planned++
-		r.sum.Failures = append(r.sum.Failures, u.failure)
-		r.setEntry(u.failure.Export, u.entry)
-		r.exports = append(r.exports, u.failure.Export)
+		l.sum.Planned++
+		l.sum.Failures = append(l.sum.Failures, u.failure)
+		l.setEntry(u.failure.Export, u.entry)
+		l.exports = append(l.exports, u.failure.Export)
 	}
-	late, err := r.formats.wait()
+	late, err := sc.formats.wait()
 	if err != nil {
 		return err
 	}
-	for _, l := range late {
-		if err := r.keepLate(l); err != nil {
+	for _, lt := range late {
+		if err := r.keepLate(l, lt); err != nil {
 			return err
 		}
 	}
@@ -545,122 +460,73 @@ func (r *run) settle(context.Context) error {
 // failure of the run (exit 3): that file's previous version, if any, is
 // carried over, and its manifest entry says kept (or missing, with no
 // such file) with the error; its other formats are this run's.
-func (r *run) keepLate(l render.Late) error {
-	rc := r.rec(l.Export)
+func (r *run) keepLate(l *ledger, lt render.Late) error {
+	rc := l.rec(lt.Export)
 	kept := false
-	if p := rc.entry.Path(l.Format); p != "" { // a format the manifest does not list keeps nothing
+	if p := rc.entry.Path(lt.Format); p != "" { // a format the manifest does not list keeps nothing
 		var err error
 		if kept, err = r.w.CarryOver(p); err != nil {
 			return err
 		}
 	}
-	rc.entry.State, rc.entry.Error = output.StateKept, l.Err.Error()
+	rc.entry.State, rc.entry.Error = output.StateKept, lt.Err.Error()
 	if !kept {
 		rc.entry.State = output.StateMissing
-		rc.entry.SetPath(l.Format, "")
+		rc.entry.SetPath(lt.Format, "")
 	}
-	r.sum.Failures = append(r.sum.Failures, Failure{Export: l.Export, Err: l.Err, Kept: kept})
+	l.sum.Failures = append(l.sum.Failures, Failure{Export: lt.Export, Err: lt.Err, Kept: kept})
 	return nil
 }
 
 // site ends the website's early rendering and writes the pages not yet
 // written, then the site-wide pages.
-func (r *run) site(ctx context.Context) error {
-	if r.web == nil {
+func (r *run) site(ctx context.Context, p planned, sc *scheduled) error {
+	if sc.web == nil {
 		return nil
 	}
-	if err := r.web.Stop(); err != nil {
+	if err := sc.web.Stop(); err != nil {
 		return err
 	}
 	pages := map[model.Key]bool{}
-	for k, rc := range r.records {
+	for k, rc := range p.ledger.records {
 		if rc.pages {
 			pages[k] = true
 		}
 	}
-	return r.web.Finish(ctx, r.w, r.exports, pages)
+	return sc.web.Finish(ctx, r.w, p.ledger.exports, pages)
 }
 
-// treeOf reads back the tree of e kept for the website (render.Trees),
-// published nodes only unless the run includes the others. The website
-// calls it from its own goroutine.
-func (r *run) treeOf(e model.Export) (*model.Tree, error) {
-	rc := r.rec(e)
-	t, _, err := r.kept.load(rc.body)
+// treeOf reads back the tree of e kept in kept for the website
+// (render.Trees), published nodes only unless the run includes the
+// others. The website calls it from its own goroutine.
+func treeOf(l *ledger, kept *bodies, e model.Export) (*model.Tree, error) {
+	t, _, err := kept.load(l.rec(e).body)
 	return t, err
 }
 
 // commit writes the manifest and swaps the new output in, then keeps the
 // state of this run (freshness records, snapshots of the trees) and sums
 // up.
-func (r *run) commit(context.Context) error {
-	m := &output.Manifest{Generator: r.c.Generator}
-	for _, e := range r.exports {
-		m.Exports = append(m.Exports, r.rec(e).entry)
-	}
+func (r *run) commit(_ context.Context, p planned, sc *scheduled) error {
+	m := p.ledger.manifest(r.c.Generator)
 	if err := r.w.Commit(m); err != nil {
 		return err
 	}
 	r.committed = true
-	if err := r.fr.commit(); err != nil {
+	if err := sc.fr.commit(); err != nil {
 		return err
 	}
-	if err := r.changes.prune(m); err != nil {
+	if err := sc.changes.prune(m); err != nil {
 		return err
 	}
-	r.changes.report()
-	sum := r.sum
+	sc.changes.report()
+	sum := p.ledger.sum
 	sum.Files = r.w.Listed()
 	sum.FilesWritten, sum.FilesUnchanged = r.w.Counts()
-	sum.PDFsPrinted, sum.PDFsReused = r.formats.reused()
-	sum.AssetsFetched, sum.AssetsReused, sum.AssetsFailed = r.images.counts()
+	sum.PDFsPrinted, sum.PDFsReused = sc.formats.reused()
+	sum.AssetsFetched, sum.AssetsReused, sum.AssetsFailed = sc.images.counts()
 	sum.Stats = r.s.stats.Snapshot()
 	sum.Duration = time.Since(r.start)
 	slices.SortFunc(sum.Failures, func(a, b Failure) int { return strings.Compare(a.Export.Key().String(), b.Export.Key().String()) })
 	return nil
-}
-
-// visible is a tree as the formats see it: published nodes only, unless
-// the run includes the others. Every tree goes through it once, as it
-// arrives (from the fetcher, or read back from the cache or spool).
-func visible(t *model.Tree, includeUnpublished bool) *model.Tree {
-	if includeUnpublished {
-		return t
-	}
-	return t.PublishedOnly()
-}
-
-func manifestEntry(e model.Export, chain []string, etag string, nodes int) output.ManifestExport {
-	return output.ManifestExport{
-		CurriculumID: e.CurriculumID, CurriculumName: e.CurriculumName, Variant: e.Variant,
-		VariantChain: chain, Locale: e.Locale, PrimaryLocale: e.PrimaryLocale,
-		NodeCount: nodes, ETag: etag,
-	}
-}
-
-// failedEntry describes an export this run could not refresh, from the
-// previous manifest when the previous files were kept.
-func failedEntry(prev *output.Manifest, e model.Export, kept bool, err error) output.ManifestExport {
-	entry := manifestEntry(e, nil, "", 0)
-	if kept && prev != nil {
-		for _, p := range prev.Exports {
-			if p.CurriculumID == e.CurriculumID && p.Variant == e.Variant && p.Locale == e.Locale {
-				entry = p
-				break
-			}
-		}
-	}
-	entry.State, entry.Error = output.StateMissing, err.Error()
-	if kept {
-		entry.State = output.StateKept
-	}
-	if entry.VariantChain == nil {
-		entry.VariantChain = []string{}
-	}
-	return entry
-}
-
-// entryKey is the key of the export a manifest entry describes.
-func entryKey(e output.ManifestExport) model.Key {
-	return model.Key{CurriculumID: e.CurriculumID, Variant: e.Variant, Locale: e.Locale}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/ratelimit"
@@ -101,7 +100,7 @@ func runDemo(ctx context.Context, g *globals, out string, formats []string, chos
 	}
 	defer os.RemoveAll(cache)
 	if !chosen {
-		formats = demoFormats(say)
+		formats = demoFormats(say, exporter.Formats())
 	}
 	date, err := sourceDateEpoch()
 	if err != nil {
@@ -141,15 +140,16 @@ func startSample(log *slog.Logger) (*sandbox.Server, error) {
 }
 
 // demoFormats are the demo's formats when none are chosen: the default
-// formats, and the PDF when Chromium is found (else say tells how to get
-// it).
-func demoFormats(say io.Writer) []string {
-	formats := exporter.DefaultFormats()
-	if _, err := chrome.Find(""); err != nil {
-		fmt.Fprintln(say, "no Chromium found: handbooks are exported as HTML only (apt-get install chromium adds PDF)")
-		return formats
+// formats of reg, and those whose Probe finds what they need on this
+// machine (the PDF: Chromium); say tells what is missing for the others.
+func demoFormats(say io.Writer, reg *render.Registry) []string {
+	formats := reg.Defaults()
+	for _, name := range reg.Probed(func(name string, err error) { fmt.Fprintf(say, "no %s: %v\n", name, err) }) {
+		if !slices.Contains(formats, name) {
+			formats = append(formats, name)
+		}
 	}
-	return append(formats, "pdf")
+	return formats
 }
 
 // sayWhere tells where the files of formats are in out, as the registry

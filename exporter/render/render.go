@@ -10,7 +10,8 @@
 // the entry.
 //
 // A Renderer that goes on with a tree after its files are written (the PDF
-// is printed in the background) also implements Deferred. The website
+// is printed in the background) also implements Deferred, and its Format
+// declares FinishesLate. The website
 // needs every tree of a curriculum before its pages can be written, and
 // ends with site-wide pages: it is a Site, the registry's site format,
 // driven by the run through both phases (see Site).
@@ -100,8 +101,9 @@ type Reusing interface {
 // Options are the settings formats share. Each format takes what it needs
 // into its own options.
 type Options struct {
-	// Formats are the formats selected, for the links between them (a
-	// handbook links back to the website, the website to the bundles).
+	// Formats are the formats selected (Registry.New makes theirs). The
+	// links between formats are not read from the names: see Website,
+	// PageData and Downloads.
 	Formats []string
 	// Generator names the program ("curex 0.1.0").
 	Generator string
@@ -154,6 +156,13 @@ type Options struct {
 	// export, in the website's order (Registry.Downloads): the website
 	// links to them without knowing the formats.
 	Downloads []Download
+	// PageData is where the export's data is that every page of the
+	// website links to (Registry.PageData); nil when no selected format
+	// writes it.
+	PageData func(e model.Export) string
+	// Website is set when a site format is selected (Registry.AnySite):
+	// the handbook and the cartridge then link back to the website.
+	Website bool
 }
 
 // Has reports whether format is selected.
@@ -187,6 +196,22 @@ type Format struct {
 	// Download, when set, is the file of each export the website offers
 	// for download, and the media type `curex serve` sends it with.
 	Download *Download
+	// PageData is set for the format whose file of each export (Path) is
+	// the export's data, which every page of the website links to (the
+	// JSON bundle): Options.PageData, from Registry.PageData.
+	PageData bool
+	// FinishesLate is set for a format that goes on with an export after
+	// every format's files of it are written (the PDF prints in the
+	// background): its Renderer must be a Deferred, and a file of it that
+	// comes too late fails its export alone, which keeps that file's
+	// previous version (Path). Registry.New refuses a renderer that does
+	// not match its declaration.
+	FinishesLate bool
+	// Probe, when set, says whether this machine can write the format
+	// (the PDF needs Chromium): nil when it can, else what is missing and
+	// how to get it. `curex demo` writes, besides the default formats,
+	// every format whose Probe finds what it needs (Registry.Probed).
+	Probe func() error
 }
 
 // Shows is a set of what a format shows of a tree's content.
@@ -215,6 +240,41 @@ func (r *Registry) Any(names []string, s Shows) bool {
 // own folder (Format.InPages).
 func (r *Registry) AnyInPages(names []string) bool {
 	return r.anyOf(names, func(f Format) bool { return f.InPages })
+}
+
+// AnySite reports whether a format of names is a site format (one with
+// NewSite: the website).
+func (r *Registry) AnySite(names []string) bool {
+	return r.anyOf(names, func(f Format) bool { return f.NewSite != nil })
+}
+
+// PageData returns where the export's data is, as the first format of
+// names that declares PageData writes it (its Path); nil when none does.
+func (r *Registry) PageData(names []string) func(e model.Export) string {
+	for _, f := range r.formats {
+		if f.PageData && f.Path != nil && slices.Contains(names, f.Name) {
+			return f.Path
+		}
+	}
+	return nil
+}
+
+// Probed lists the formats with a Probe that finds what it needs on
+// this machine, in the registry's order; it calls missing with the name
+// and the error of each that does not.
+func (r *Registry) Probed(missing func(name string, err error)) []string {
+	var out []string
+	for _, f := range r.formats {
+		if f.Probe == nil {
+			continue
+		}
+		if err := f.Probe(); err != nil {
+			missing(f.Name, err)
+			continue
+		}
+		out = append(out, f.Name)
+	}
+	return out
 }
 
 // anyOf reports whether a format of names satisfies ok.
@@ -292,8 +352,29 @@ func (r *Registry) New(ctx context.Context, o Options) ([]Renderer, error) {
 			return nil, err // the format names itself
 		}
 		out = append(out, rr)
+		if _, ok := rr.(Deferred); ok != f.FinishesLate {
+			Close(out)
+			return nil, &DeclarationError{Format: f.Name, FinishesLate: f.FinishesLate}
+		}
 	}
 	return out, nil
+}
+
+// DeclarationError is a format whose renderer is not what its Format
+// declares: a Deferred without FinishesLate, or the other way round. It
+// is the build's mistake, not the user's.
+type DeclarationError struct {
+	// Format is the format's name.
+	Format string
+	// FinishesLate is what the Format declares.
+	FinishesLate bool
+}
+
+func (e *DeclarationError) Error() string {
+	if e.FinishesLate {
+		return "format " + e.Format + " declares FinishesLate, but its renderer is no render.Deferred"
+	}
+	return "format " + e.Format + " has a render.Deferred renderer, but does not declare FinishesLate"
 }
 
 // NewSite makes the Site of the selected site format; nil when none is

@@ -23,7 +23,7 @@ func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, erro
 		return nil, setting.Errorf(setting.CartridgeVersion, "%w", err)
 	}
 	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Date: o.Date, Version: v}
-	if o.Has("html") {
+	if o.Website {
 		opts.SiteURL = o.SiteURL
 	}
 	return &Format{r: New(opts)}, nil

@@ -47,7 +47,7 @@ func InfoOf(t *rendering.Tree, o rendering.Options) Info {
 	if !o.Date.IsZero() {
 		info.ContentDate = o.Date
 	}
-	if o.Has("html") {
+	if o.Website {
 		info.SiteHome = layout.Index
 	}
 	if t.Locales == nil {

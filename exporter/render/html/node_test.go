@@ -207,11 +207,14 @@ func TestContentsPageDownloads(t *testing.T) {
 		{"nothing", false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f.site.Downloads, f.site.JSONBundles = nil, tc.bundle
+			f.site.Downloads, f.site.PageData = nil, nil
+			if tc.bundle {
+				f.site.PageData = layout.TreeJSON
+			}
 			for _, name := range tc.want {
 				f.site.Downloads = append(f.site.Downloads, all[name])
 			}
-			defer func() { f.site.Downloads, f.site.JSONBundles = nil, false }()
+			defer func() { f.site.Downloads, f.site.PageData = nil, nil }()
 			r, err := New(Options{})
 			if err != nil {
 				t.Fatal(err)

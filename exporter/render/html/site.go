@@ -25,9 +25,9 @@ type Site struct {
 	// Lang is the language of the catalog and 404 pages ("en" when empty);
 	// a curriculum's landing page is in its primary locale.
 	Lang string
-	// JSONBundles is set when bundles/<c>/<v>/<l>/tree.json are written:
-	// contents pages then link to them.
-	JSONBundles bool
+	// PageData, when set, is where an export's data is (the JSON bundle,
+	// render.Options.PageData): every page of the export links to it.
+	PageData func(e model.Export) string
 	// Downloads are the files of each exported tree the selected
 	// formats wrote for download (render.Options.Downloads), in the
 	// order contents pages link to them.

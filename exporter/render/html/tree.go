@@ -85,8 +85,8 @@ func (r *Renderer) RenderTree(ctx context.Context, w Writer, site *Site, t *mode
 	x.toc = layout.ExportIndex(t.Export)
 	x.history = site.Changes[x.dir]
 	x.primary = localeByCode(c, c.PrimaryLocale)
-	if site.JSONBundles {
-		x.bundleRel = layout.TreeJSON(t.Export)
+	if site.PageData != nil {
+		x.bundleRel = site.PageData(t.Export)
 	}
 	var flatten func(ns []*model.Node, parent *flatNode)
 	flatten = func(ns []*model.Node, parent *flatNode) {

@@ -275,7 +275,7 @@ func (s *Website) Finish(ctx context.Context, w render.Writer, exports []model.E
 func siteOf(o render.Options, catalog *model.Catalog, exported map[model.Key]bool) *Site {
 	site := &Site{
 		URL: o.SiteURL, Generator: o.Generator, Title: o.Site.Title, Lang: o.Site.Language, Identity: o.Site,
-		JSONBundles: o.Has("json"), Downloads: o.Downloads,
+		PageData: o.PageData, Downloads: o.Downloads,
 	}
 	for _, c := range catalog.Curricula {
 		hc := &Curriculum{

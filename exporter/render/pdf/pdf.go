@@ -38,6 +38,15 @@ const DefaultTimeout = 2 * time.Minute
 // within the timeout.
 var ErrTimeout = errors.New("printing took too long")
 
+// Probe says whether this machine can print PDFs (render.Format.Probe):
+// nil when Chromium is found, else what is missing and how to get it.
+func Probe() error {
+	if _, err := chrome.Find(""); err != nil {
+		return fmt.Errorf("handbooks are exported as HTML only (apt-get install chromium adds PDF): %w", err)
+	}
+	return nil
+}
+
 // printers bounds the handbooks Chromium prints at once (a tab each).
 const printers = 2
 
