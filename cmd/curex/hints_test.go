@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestCompletionUnknownShell (issue 26 §5): "curex completion tcsh"
+// printed the help and exited 0. A shell curex has no script for is a
+// usage error (exit 2) listing the shells; a known shell still prints its
+// script, and no shell still shows the help.
+func TestCompletionUnknownShell(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // in standard output
+		stderr []string
+	}{
+		{"tcsh", []string{"completion", "tcsh"}, exitUsage, "", []string{`"tcsh"`, "bash", "zsh", "fish", "powershell"}},
+		{"bash", []string{"completion", "bash"}, 0, "bash completion", nil},
+		{"no shell", []string{"completion"}, 0, "Available Commands", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tc.stdout) {
+				t.Errorf("stdout %.200q does not have %q", stdout.String(), tc.stdout)
+			}
+			if tc.code == exitUsage && stdout.Len() > 0 {
+				t.Errorf("a usage error printed to stdout: %.200q", stdout.String())
+			}
+			for _, w := range tc.stderr {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q does not name %s", stderr.String(), w)
+				}
+			}
+		})
+	}
+}
+
+// TestTokenFlagPointsToEnv (issue 26 §5): "--token" was an unknown flag
+// with no pointer to where the token goes. The usage error names
+// CURRICULUM_API_TOKEN and --token-file, and never echoes the value.
+func TestTokenFlagPointsToEnv(t *testing.T) {
+	const secret = "tok-s3cr3t-value"
+	for _, args := range [][]string{
+		{"export", "--token", secret},
+		{"export", "--token=" + secret},
+		{"whoami", "--api-token", secret},
+		{"plan", "--token", secret, "--base-url", "http://127.0.0.1:1"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, &stdout, &stderr)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitUsage, stderr.String())
+			}
+			for _, w := range []string{"unknown flag", "CURRICULUM_API_TOKEN", "--token-file"} {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q does not say %s", stderr.String(), w)
+				}
+			}
+			if strings.Contains(stdout.String()+stderr.String(), secret) {
+				t.Errorf("the token's value is in the output: %q", stderr.String())
+			}
+		})
+	}
+}
