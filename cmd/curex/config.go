@@ -29,6 +29,10 @@ type source struct {
 	env string
 	// file tells whether a configuration file may give it (under its key).
 	file bool
+	// structured marks a key of curex.yaml whose value is a mapping or a
+	// list of mappings, with no flag: siteconfig.go reads it, from the
+	// file or from its variable (JSON or YAML).
+	structured bool
 	// trust is what a file found in the working folder may do with it
 	// (trust.go): give it, never give it, or give it a place inside the
 	// working folder only.
@@ -95,6 +99,8 @@ var settings = map[string]source{
 	setting.SiteAccent:       {flag: "site-accent", file: true},
 	setting.SiteFooter:       {flag: "site-footer", file: true},
 	setting.SiteScripts:      {flag: "site-script", file: true},
+	setting.SiteFooterLinks:  {file: true, structured: true},
+	setting.SiteLocales:      {file: true, structured: true},
 }
 
 // Environment variables that are not a row's derived name.
@@ -415,7 +421,7 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		if key == "token" || key == "api_token" {
 			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, envToken)
 		}
-		if structuredSiteKeys[key] {
+		if settings[key].structured {
 			continue // a mapping or a list of mappings: siteconfig.go reads it
 		}
 		src, ok := settings[key]
@@ -452,6 +458,9 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 	return out, nil
 }
 
+// knownSettings lists every key a configuration file may give, from the
+// table settings alone, so that a new row can never be missing from the
+// error of an unknown key.
 func knownSettings() []string {
 	out := make([]string, 0, len(settings))
 	for k, src := range settings {

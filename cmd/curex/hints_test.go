@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,32 @@ func TestTokenFlagPointsToEnv(t *testing.T) {
 				t.Errorf("the token's value is in the output: %q", stderr.String())
 			}
 		})
+	}
+}
+
+// TestUnknownSettingListsEveryKey (issue 26 §5): the error of an unknown
+// key in curex.yaml listed 40 keys but not site_footer_links or
+// site_locales, which a file may give. The list comes from the settings
+// table: it names both, and every key it names is one a file may give
+// (none of them is itself an unknown setting).
+func TestUnknownSettingListsEveryKey(t *testing.T) {
+	_, err := parseConfig([]byte("site_footer: ok\nsite_footer_link: []\n"))
+	if err == nil {
+		t.Fatal("an unknown key was accepted")
+	}
+	_, list, ok := strings.Cut(err.Error(), "(known: ")
+	if !ok {
+		t.Fatalf("error %q lists no keys", err)
+	}
+	known := strings.Split(strings.TrimSuffix(list, ")"), ", ")
+	for _, want := range []string{"site_footer_links", "site_locales", "base_url", "site_title"} {
+		if !slices.Contains(known, want) {
+			t.Errorf("the list %v lacks %s", known, want)
+		}
+	}
+	for _, key := range known {
+		if _, err := parseConfig([]byte(key + ":\n")); err != nil && strings.Contains(err.Error(), "unknown setting") {
+			t.Errorf("listed key %s is refused as unknown: %v", key, err)
+		}
 	}
 }
