@@ -47,7 +47,8 @@ type source struct {
 // does not have is ignored, so one file serves export, plan, build and
 // publish; a key not listed here, or not allowed in a file, is an error.
 // The token has no flag and never goes in a file: it comes from the
-// environment (CUREX_TOKEN or CURRICULUM_API_TOKEN) or token_file.
+// environment (CURRICULUM_API_TOKEN, the one name curex shows; the
+// older CUREX_TOKEN is still read) or token_file.
 //
 // A curex.yaml found in the working folder is the repository's, not the
 // operator's: a row's trust says what such a file may do with the
@@ -105,8 +106,9 @@ var settings = map[string]source{
 
 // Environment variables that are not a row's derived name.
 const (
-	// envToken is curex's name for the token variable; api.EnvToken
-	// (CURRICULUM_API_TOKEN) is accepted beside it (see tokenFromEnv).
+	// envToken is an older name of the token variable, still read beside
+	// api.EnvToken (CURRICULUM_API_TOKEN), the one name help, banners,
+	// errors and docs show (see tokenFromEnv).
 	envToken = "CUREX_TOKEN"
 	// envConfig names the configuration file when --config does not.
 	envConfig = "CUREX_CONFIG"
@@ -359,7 +361,7 @@ func tokenFromEnv() (token, from string, err error) {
 	ours, legacy := os.Getenv(envToken), os.Getenv(api.EnvToken)
 	switch {
 	case ours == "" && legacy == "":
-		return "", "", fmt.Errorf("neither %s nor %s is set: %w", envToken, api.EnvToken, api.ErrNoToken)
+		return "", "", fmt.Errorf("%s is not set: %w", api.EnvToken, api.ErrNoToken)
 	case ours != "" && legacy != "" && strings.TrimSpace(ours) != strings.TrimSpace(legacy):
 		return "", envToken, fmt.Errorf("%s and %s hold different tokens: unset one", envToken, api.EnvToken)
 	case ours != "":
@@ -419,7 +421,7 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		k, v := m.Content[i], m.Content[i+1]
 		key := k.Value
 		if key == "token" || key == "api_token" {
-			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, envToken)
+			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, api.EnvToken)
 		}
 		if settings[key].structured {
 			continue // a mapping or a list of mappings: siteconfig.go reads it

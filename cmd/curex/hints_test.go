@@ -3,9 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/curex/curex/exporter/api"
+	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
 // TestCompletionUnknownShell (issue 26 §5): "curex completion tcsh"
@@ -97,6 +107,78 @@ func TestUnknownSettingListsEveryKey(t *testing.T) {
 	for _, key := range known {
 		if _, err := parseConfig([]byte(key + ":\n")); err != nil && strings.Contains(err.Error(), "unknown setting") {
 			t.Errorf("listed key %s is refused as unknown: %v", key, err)
+		}
+	}
+}
+
+// oldTokenName matches the older token variable, not CUREX_TOKEN_FILE.
+var oldTokenName = regexp.MustCompile(`CUREX_TOKEN\b`)
+
+// TestOneTokenVariableName (issue 26 §1, §5): the token variable had two
+// names across --help, the sandbox banner, errors and docs (CUREX_TOKEN
+// in the no-token error and the README, CURRICULUM_API_TOKEN in the help
+// and the banner). Every one of them now says CURRICULUM_API_TOKEN; the
+// older name is still read, and the docs name it only as an alias.
+func TestOneTokenVariableName(t *testing.T) {
+	clearSettingsEnv(t)
+	t.Setenv(envToken, "")
+	texts := map[string]string{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		texts["help of "+c.CommandPath()] = c.Long + c.Example + c.UsageString()
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot(&globals{stdout: io.Discard, stderr: io.Discard}))
+	if !strings.Contains(texts["help of curex"], api.EnvToken) {
+		t.Errorf("curex --help does not name %s", api.EnvToken)
+	}
+
+	ds, err := dataset.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := sandbox.New(ds, sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var banner bytes.Buffer
+	printBanner(&globals{stdout: &banner}, h.Index(), "http://127.0.0.1:8080", sandbox.Options{})
+	texts["sandbox banner"] = banner.String()
+
+	for name, args := range map[string][]string{
+		"no-token error":   {"export", "--base-url", "http://127.0.0.1:1", "--output", t.TempDir(), "--config", ""},
+		"--token error":    {"export", "--token", "x"},
+		"token: in a file": {"export", "--config", writeFile(t, "settings.yaml", "token: x\n")},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%s: exit %d, want %d: %s", name, code, exitUsage, stderr.String())
+		}
+		texts[name] = stderr.String()
+	}
+	for name, text := range texts {
+		if oldTokenName.MatchString(text) {
+			t.Errorf("%s names CUREX_TOKEN:\n%s", name, text)
+		}
+		if name == "sandbox banner" || !strings.HasPrefix(name, "help") {
+			if !strings.Contains(text, api.EnvToken) {
+				t.Errorf("%s does not name %s:\n%s", name, api.EnvToken, text)
+			}
+		}
+	}
+
+	docs, _ := filepath.Glob("../../docs/*.md")
+	for _, path := range append(docs, "../../README.md") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if oldTokenName.MatchString(line) && !strings.Contains(line, "alias") {
+				t.Errorf("%s:%d names CUREX_TOKEN as more than an alias: %s", path, i+1, line)
+			}
 		}
 	}
 }
