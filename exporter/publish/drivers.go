@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"time"
 
 	gcaws "gocloud.dev/aws"
@@ -62,7 +63,7 @@ func preflight(ctx context.Context, t target) error {
 				"or AZURE_STORAGE_CONNECTION_STRING, or add ?storage_account=NAME to the URL", ErrNoCredentials)
 		}
 	case "s3":
-		return checkS3(ctx, t.display, u.Query())
+		return checkS3(ctx, u.Query())
 	}
 	return nil
 }
@@ -76,9 +77,9 @@ var s3ConfigParams = []string{"region", "profile", "anonymous", "role", "endpoin
 // chain, whose last link asks the instance metadata service).
 const S3CredentialsTimeout = 15 * time.Second
 
-// checkS3 resolves the region and the credentials an s3:// bucket would
-// be opened with (see preflight); display names the bucket in errors.
-func checkS3(ctx context.Context, display string, q url.Values) error {
+// checkS3 resolves the region and the credentials an s3:// bucket of the
+// URL parameters q would be opened with (see preflight).
+func checkS3(ctx context.Context, q url.Values) error {
 	sub := url.Values{}
 	for _, k := range s3ConfigParams {
 		if q.Has(k) {
@@ -87,18 +88,18 @@ func checkS3(ctx context.Context, display string, q url.Values) error {
 	}
 	cfg, err := gcaws.V2ConfigFromURLParams(ctx, sub)
 	if err != nil {
-		return fmt.Errorf("%w %s: the AWS configuration: %w", ErrBadURL, display, err)
+		return fmt.Errorf("%w: the AWS configuration: %w", ErrBadURL, err)
 	}
 	if cfg.Region == "" {
-		return fmt.Errorf("%s: %w: add ?region=NAME to the URL (e.g. %s?region=us-east-1), "+
-			"or set AWS_REGION, or a region in the AWS profile (AWS_PROFILE, ~/.aws/config)", display, ErrNoRegion, display)
+		return fmt.Errorf("%w: add ?region=NAME to the URL (e.g. ?region=us-east-1), "+
+			"or set AWS_REGION, or a region in the AWS profile (AWS_PROFILE, ~/.aws/config)", ErrNoRegion)
 	}
-	if sub.Get("anonymous") == "true" {
+	if anon, _ := strconv.ParseBool(sub.Get("anonymous")); anon { // a bad value failed above
 		return nil
 	}
-	noCreds := fmt.Errorf("%s: %w (AWS): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE "+
+	noCreds := fmt.Errorf("%w (AWS): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE "+
 		"(a profile of ~/.aws/credentials or ~/.aws/config, e.g. an SSO login), or run where a role provides them "+
-		"(an EC2 instance, ECS or EKS); for a public bucket, add ?anonymous=true", display, ErrNoCredentials)
+		"(an EC2 instance, ECS or EKS); for a public bucket, add ?anonymous=true", ErrNoCredentials)
 	if cfg.Credentials == nil {
 		return noCreds
 	}

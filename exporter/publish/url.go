@@ -82,7 +82,7 @@ func CheckURL(ctx context.Context, rawURL string) error {
 	}
 	switch u.Scheme {
 	case "azblob":
-		return preflight(ctx, t) // its name checked by checkBucket; opening needs credentials
+		return checkedPreflight(ctx, t) // its name checked by checkBucket; opening needs credentials
 	case "gs":
 		return nil // checked by checkBucket, or needs credentials to open
 	case "file":
@@ -105,7 +105,16 @@ func CheckURL(ctx context.Context, rawURL string) error {
 	if err := b.Close(); err != nil {
 		return err
 	}
-	return preflight(ctx, t)
+	return checkedPreflight(ctx, t)
+}
+
+// checkedPreflight is preflight, its errors naming the bucket (without
+// the URL's query).
+func checkedPreflight(ctx context.Context, t target) error {
+	if err := preflight(ctx, t); err != nil {
+		return fmt.Errorf("%s: %w", t.display, err)
+	}
+	return nil
 }
 
 // Redact returns rawURL without its query and user information, the way
