@@ -126,7 +126,8 @@ func completeList(words func() []string) cobra.CompletionFunc {
 	}
 }
 
-// strictCompletion adds cobra's completion command to root now, and makes
+// strictCompletion adds cobra's completion command to root now, with
+// examples like every other command's, and makes
 // a shell it has no script for a usage error listing the shells it has
 // ("curex completion tcsh" printed the help and exited 0). With no
 // argument it shows its help, as before.
@@ -135,6 +136,12 @@ func strictCompletion(root *cobra.Command) {
 	comp, _, err := root.Find([]string{"completion"})
 	if err != nil || comp == root {
 		return
+	}
+	comp.Example = "  curex completion bash > /etc/bash_completion.d/curex\n  source <(curex completion bash)"
+	for _, sub := range comp.Commands() {
+		if ex, ok := completionExamples[sub.Name()]; ok {
+			sub.Example = "  " + ex
+		}
 	}
 	comp.Args = cobra.ArbitraryArgs
 	comp.RunE = func(cmd *cobra.Command, args []string) error {
@@ -149,6 +156,15 @@ func strictCompletion(root *cobra.Command) {
 		}
 		return usageErr(fmt.Errorf("%s: no script for the shell %q: want %s", cmd.CommandPath(), args[0], oneOf(shells)))
 	}
+}
+
+// completionExamples are the examples of cobra's completion scripts, by
+// shell: where each shell looks for one.
+var completionExamples = map[string]string{
+	"bash":       "curex completion bash > /etc/bash_completion.d/curex",
+	"zsh":        `curex completion zsh > "${fpath[1]}/_curex"`,
+	"fish":       "curex completion fish > ~/.config/fish/completions/curex.fish",
+	"powershell": "curex completion powershell | Out-String | Invoke-Expression",
 }
 
 // flagHint returns what to do instead of a flag curex refuses on purpose,
