@@ -80,3 +80,44 @@ func TestWhoamiFirstContact(t *testing.T) {
 		})
 	}
 }
+
+// TestNotTheAPINamesBaseURL (issue 26 §5): a server that is not the API
+// (a web server answering 404 at /api/v1/me) gave "GET /api/v1/me: 404
+// Not Found" with no hint. The first contact names base_url, what the API
+// answers at /api/v1/me, and what the URL should look like, at the first
+// attempt.
+func TestNotTheAPINamesBaseURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, ctype, body string }{
+		{"html 404", "text/html", "<!DOCTYPE HTML><html><title>Error response</title></html>"},
+		{"json 404", "application/json", `{"detail":"Not Found"}`},
+		{"empty 404", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var n atomic.Int64
+			c := exporter.Config{BaseURL: "http://api.test/www", AllowHTTP: true, Token: "secret-token-value", Limits: ratelimit.Limits{},
+				Transport: answerFunc(func(r *http.Request) (*http.Response, error) {
+					n.Add(1)
+					return &http.Response{StatusCode: http.StatusNotFound, Status: "404 Not Found",
+						Header: http.Header{"Content-Type": {tc.ctype}}, Body: io.NopCloser(strings.NewReader(tc.body)), Request: r}, nil
+				})}
+			_, err := exporter.WhoAmI(context.Background(), c)
+			var se *setting.Error
+			if !errors.As(err, &se) || se.Name != setting.BaseURL {
+				t.Fatalf("error %v, want one naming the setting %s", err, setting.BaseURL)
+			}
+			for _, want := range []string{"not the Curriculum Content API", "/api/v1/me", "the API's root URL", "404"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			if got := n.Load(); got != 1 {
+				t.Errorf("%d attempts, want 1", got)
+			}
+			if strings.Contains(err.Error(), "secret-token-value") {
+				t.Errorf("the token is in the error: %v", err)
+			}
+		})
+	}
+}

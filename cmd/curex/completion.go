@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/api"
 	"github.com/curex/curex/exporter/chrome"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/render/cartridge"
@@ -124,4 +126,63 @@ func completeList(words func() []string) cobra.CompletionFunc {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}
+}
+
+// strictCompletion adds cobra's completion command to root now, with
+// examples like every other command's, and makes
+// a shell it has no script for a usage error listing the shells it has
+// ("curex completion tcsh" printed the help and exited 0). With no
+// argument it shows its help, as before.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	comp, _, err := root.Find([]string{"completion"})
+	if err != nil || comp == root {
+		return
+	}
+	comp.Example = "  curex completion bash > /etc/bash_completion.d/curex\n  source <(curex completion bash)"
+	for _, sub := range comp.Commands() {
+		if ex, ok := completionExamples[sub.Name()]; ok {
+			sub.Example = "  " + ex
+		}
+	}
+	comp.Args = cobra.ArbitraryArgs
+	comp.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		var shells []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				shells = append(shells, sub.Name())
+			}
+		}
+		return usageErr(fmt.Errorf("%s: no script for the shell %q: want %s", cmd.CommandPath(), args[0], oneOf(shells)))
+	}
+}
+
+// completionExamples are the examples of cobra's completion scripts, by
+// shell: where each shell looks for one.
+var completionExamples = map[string]string{
+	"bash":       "curex completion bash > /etc/bash_completion.d/curex",
+	"zsh":        `curex completion zsh > "${fpath[1]}/_curex"`,
+	"fish":       "curex completion fish > ~/.config/fish/completions/curex.fish",
+	"powershell": "curex completion powershell | Out-String | Invoke-Expression",
+}
+
+// flagHint returns what to do instead of a flag curex refuses on purpose,
+// given the error of an unknown flag, or "". The token is never a flag
+// (a flag's value shows in the process list and the shell's history): it
+// comes from the environment or a file. The error names only the flag,
+// never its value.
+func flagHint(err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	switch name {
+	case "token", "api-token", "curriculum-api-token":
+		return "the API token is never a flag (the process list and the shell's history would show it): " +
+			"set " + api.EnvToken + " in the environment, or give --token-file PATH (token_file in curex.yaml)"
+	}
+	return ""
 }

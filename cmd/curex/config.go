@@ -29,6 +29,10 @@ type source struct {
 	env string
 	// file tells whether a configuration file may give it (under its key).
 	file bool
+	// structured marks a key of curex.yaml whose value is a mapping or a
+	// list of mappings, with no flag: siteconfig.go reads it, from the
+	// file or from its variable (JSON or YAML).
+	structured bool
 	// trust is what a file found in the working folder may do with it
 	// (trust.go): give it, never give it, or give it a place inside the
 	// working folder only.
@@ -43,7 +47,8 @@ type source struct {
 // does not have is ignored, so one file serves export, plan, build and
 // publish; a key not listed here, or not allowed in a file, is an error.
 // The token has no flag and never goes in a file: it comes from the
-// environment (CUREX_TOKEN or CURRICULUM_API_TOKEN) or token_file.
+// environment (CURRICULUM_API_TOKEN, the one name curex shows; the
+// older CUREX_TOKEN is still read) or token_file.
 //
 // A curex.yaml found in the working folder is the repository's, not the
 // operator's: a row's trust says what such a file may do with the
@@ -96,12 +101,15 @@ var settings = map[string]source{
 	setting.SiteAccent:       {flag: "site-accent", file: true},
 	setting.SiteFooter:       {flag: "site-footer", file: true},
 	setting.SiteScripts:      {flag: "site-script", file: true},
+	setting.SiteFooterLinks:  {file: true, structured: true},
+	setting.SiteLocales:      {file: true, structured: true},
 }
 
 // Environment variables that are not a row's derived name.
 const (
-	// envToken is curex's name for the token variable; api.EnvToken
-	// (CURRICULUM_API_TOKEN) is accepted beside it (see tokenFromEnv).
+	// envToken is an older name of the token variable, still read beside
+	// api.EnvToken (CURRICULUM_API_TOKEN), the one name help, banners,
+	// errors and docs show (see tokenFromEnv).
 	envToken = "CUREX_TOKEN"
 	// envConfig names the configuration file when --config does not.
 	envConfig = "CUREX_CONFIG"
@@ -354,7 +362,7 @@ func tokenFromEnv() (token, from string, err error) {
 	ours, legacy := os.Getenv(envToken), os.Getenv(api.EnvToken)
 	switch {
 	case ours == "" && legacy == "":
-		return "", "", fmt.Errorf("neither %s nor %s is set: %w", envToken, api.EnvToken, api.ErrNoToken)
+		return "", "", fmt.Errorf("%s is not set: %w", api.EnvToken, api.ErrNoToken)
 	case ours != "" && legacy != "" && strings.TrimSpace(ours) != strings.TrimSpace(legacy):
 		return "", envToken, fmt.Errorf("%s and %s hold different tokens: unset one", envToken, api.EnvToken)
 	case ours != "":
@@ -414,9 +422,9 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 		k, v := m.Content[i], m.Content[i+1]
 		key := k.Value
 		if key == "token" || key == "api_token" {
-			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, envToken)
+			return nil, fmt.Errorf("%d: %s: the token never goes in a file of settings; set %s or token_file", k.Line, key, api.EnvToken)
 		}
-		if structuredSiteKeys[key] {
+		if settings[key].structured {
 			continue // a mapping or a list of mappings: siteconfig.go reads it
 		}
 		src, ok := settings[key]
@@ -453,6 +461,9 @@ func parseConfig(data []byte) ([]fileSetting, error) {
 	return out, nil
 }
 
+// knownSettings lists every key a configuration file may give, from the
+// table settings alone, so that a new row can never be missing from the
+// error of an unknown key.
 func knownSettings() []string {
 	out := make([]string, 0, len(settings))
 	for k, src := range settings {

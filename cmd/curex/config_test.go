@@ -317,7 +317,7 @@ func TestSettingErrorsNameTheSource(t *testing.T) {
 		{"file value the command refuses", nil, "output: o\nprogress: sideways\n", `curex.yaml:2: progress "sideways": want auto, bar, plain or none`},
 		{"file value the library refuses", nil, "paper: legal\n", `curex.yaml:1: paper: "legal": want a4 or letter`},
 		{"two tokens", map[string]string{envToken: "tok-one", api.EnvToken: "tok-two"}, "", "CUREX_TOKEN and CURRICULUM_API_TOKEN hold different tokens: unset one"},
-		{"no token", map[string]string{api.EnvToken: ""}, "", "no API token: set CUREX_TOKEN (or CURRICULUM_API_TOKEN) or give --token-file"},
+		{"no token", map[string]string{api.EnvToken: ""}, "", "no API token: set CURRICULUM_API_TOKEN or give --token-file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

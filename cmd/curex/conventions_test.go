@@ -206,7 +206,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			}
 		}
 		for _, sub := range c.Commands() {
-			walk(sub) // cobra adds help and completion at Execute, not here
+			walk(sub) // cobra adds help at Execute, not here; completion is added by newRoot
 		}
 	}
 	walk(root)

@@ -69,7 +69,7 @@ func (f *apiFlags) config(g *globals, c *exporter.Config) error {
 		}
 	} else if tok, from, err := tokenFromEnv(); err != nil {
 		if errors.Is(err, api.ErrNoToken) && from == "" {
-			return usageErr(fmt.Errorf("no API token: set %s (or %s) or give --token-file", envToken, api.EnvToken))
+			return usageErr(fmt.Errorf("no API token: set %s or give --token-file", api.EnvToken))
 		}
 		return usageErr(err) // it names the variable, never the token
 	} else {

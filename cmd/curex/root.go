@@ -114,6 +114,9 @@ needed from anyone.`,
 		if !cmd.HasParent() && cmd.Flags().NArg() > 0 {
 			return unknownCommand(cmd, cmd.Flags().Arg(0))
 		}
+		if hint := flagHint(err); hint != "" {
+			return usageErr(fmt.Errorf("%w: %s", err, hint))
+		}
 		return usageErr(err)
 	})
 	root.PersistentFlags().StringVar(&g.logLevel, "log-level", "info", "log level: "+oneOf(logLevels()))
@@ -122,6 +125,7 @@ needed from anyone.`,
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
 	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g), newValidateCommand(g))
 	setVersion(root)
+	strictCompletion(root)
 	return root
 }
 

@@ -20,11 +20,8 @@ import (
 // The publisher's identity on the website (render.Identity). The flat
 // settings are flags, environment variables and keys of curex.yaml, as
 // the table settings says; the structured ones, site_footer_links and
-// site_locales, come from curex.yaml only and are read here.
-
-// structuredSiteKeys are the keys of curex.yaml whose values are mappings
-// or lists of mappings: parseConfig leaves them to readSiteFile.
-var structuredSiteKeys = map[string]bool{setting.SiteFooterLinks: true, setting.SiteLocales: true}
+// site_locales (rows of the table marked structured), have no flag, come
+// from curex.yaml or their variable, and are read here.
 
 // siteFlags are the flat identity settings.
 type siteFlags struct {
@@ -108,8 +105,8 @@ func (f *siteFlags) identity(g *globals, cmd *cobra.Command) (render.Identity, e
 // spellSite names the setting of an identity error as the user gave it:
 // a structured key by its environment variable or its key in the file.
 func spellSite(g *globals, path string, err error) string {
-	if se, ok := setting.Of(err); ok && structuredSiteKeys[se.Name] {
-		if env := structuredEnv[se.Name]; os.Getenv(env) != "" {
+	if se, ok := setting.Of(err); ok && settings[se.Name].structured {
+		if env := envName(se.Name); os.Getenv(env) != "" {
 			return env + ": " + se.Err.Error()
 		}
 		return path + ": " + se.Name + ": " + se.Err.Error()
@@ -199,7 +196,7 @@ func parseSiteFile(data []byte) (siteFile, error) {
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i].Value, m.Content[i+1]
-		if !structuredSiteKeys[k] {
+		if !settings[k].structured {
 			continue
 		}
 		if seen[k] {
@@ -238,15 +235,12 @@ func (out *siteFile) decode(k string, v *yaml.Node) error {
 	return nil
 }
 
-// structuredEnv are the environment variables of the structured keys:
-// their values are JSON (or YAML), as the file's would be, and outrank
-// the file.
-var structuredEnv = map[string]string{setting.SiteFooterLinks: "CUREX_SITE_FOOTER_LINKS", setting.SiteLocales: "CUREX_SITE_LOCALES"}
-
-// fromEnv sets the structured keys their environment variables give.
+// fromEnv sets the structured keys their environment variables give
+// (envName: CUREX_SITE_FOOTER_LINKS, CUREX_SITE_LOCALES): their values
+// are JSON (or YAML), as the file's would be, and outrank the file.
 func (out *siteFile) fromEnv() error {
 	for _, k := range []string{setting.SiteFooterLinks, setting.SiteLocales} {
-		env := structuredEnv[k]
+		env := envName(k)
 		v := os.Getenv(env)
 		if v == "" {
 			continue

@@ -365,3 +365,29 @@ func TestRedirectToAPrivateAddress(t *testing.T) {
 		t.Error("the redirect reached the private address")
 	}
 }
+
+// TestPrivateAddressNamesSetting (issue 26 §5): an image refused for its
+// private address did not mention the setting that lets a sandbox's
+// images in. The refusal names allow_private_assets and the address, and
+// with the setting the same image is fetched.
+func TestPrivateAddressNamesSetting(t *testing.T) {
+	img := pngOf(t, 2, 2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(img)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	_, _, err := fetcher(t, assets.Options{}).Fetch(ctx, srv.URL+"/a.png")
+	if !errors.Is(err, assets.ErrAddress) {
+		t.Fatalf("err = %v, want ErrAddress", err)
+	}
+	for _, want := range []string{"allow_private_assets", strings.TrimPrefix(srv.URL, "http://"), "sandbox"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if _, _, err := fetcher(t, assets.Options{AllowPrivate: true}).Fetch(ctx, srv.URL+"/a.png"); err != nil {
+		t.Errorf("with the setting: %v", err)
+	}
+}

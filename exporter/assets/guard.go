@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/netip"
 	"syscall"
+
+	"github.com/curex/curex/exporter/setting"
 )
 
 // rule is what Public does with an address in a special-purpose block.
@@ -118,7 +120,8 @@ func (g guard) control(network, address string, _ syscall.RawConn) error {
 		return fmt.Errorf("%w: %s: %v", ErrAddress, address, err)
 	}
 	if !Public(ap.Addr()) {
-		return fmt.Errorf("%w: %s", ErrAddress, address)
+		return fmt.Errorf("%w: %s is a private, loopback or link-local address; %s lets images in from such addresses, "+
+			"for a sandbox or a test server on this machine", ErrAddress, address, setting.PrivateAssets)
 	}
 	return nil
 }

@@ -260,7 +260,8 @@ const FirstContactTimeout = 20 * time.Second
 // belongs to. It fails fast, with an error naming the setting to fix
 // (a *setting.Error), on what retrying cannot fix: nothing listening at
 // the base URL (connection refused, no such host: setting.BaseURL),
-// something that is not the API answering (setting.BaseURL), a rejected
+// something that is not the API answering (setting.BaseURL: a body that
+// is not the API's, or 404 where the API always answers), a rejected
 // token (401: setting.Token). A 5xx, a 429 or a cut answer is retried
 // under policy, at most FirstContactAttempts times in all.
 func Verify(ctx context.Context, c *api.Client, policy retry.Policy) (*api.User, error) {
@@ -292,6 +293,10 @@ func Verify(ctx context.Context, c *api.Client, policy retry.Policy) (*api.User,
 			return nil, setting.Errorf(setting.Token, "the API rejected the token (401): %w", err)
 		case errors.As(err, &de):
 			return nil, setting.Errorf(setting.BaseURL, "does not answer like the Curriculum Content API: %w", err)
+		case errors.Is(err, api.ErrNotFound):
+			return nil, setting.Errorf(setting.BaseURL, "is not the Curriculum Content API: it has no /api/v1/me, "+
+				"which the API always answers with the token's user (JSON); give the API's root URL, "+
+				"e.g. https://api.example.org, without /api/v1: %w", err)
 		case unreachable(err):
 			return nil, setting.Errorf(setting.BaseURL, "cannot reach the API: %w", err)
 		}

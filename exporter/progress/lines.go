@@ -37,7 +37,7 @@ type Lines struct {
 func (p *Lines) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.plan(trees, l)
+	p.plan(trees, requests, l)
 	if p.FromCache {
 		fmt.Fprintf(p.W, "plan: %d trees, read from the cache (no API request)\n", trees)
 		return
@@ -59,7 +59,7 @@ func (p *Lines) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 	if !due {
 		return
 	}
-	eta := p.eta()
+	eta := p.eta(now)
 	line := fmt.Sprintf("%d/%d trees · %d requests (%d × 304, %d × 429, %d retries) · %s elapsed, about %s left",
 		p.done, p.total, s.Requests, s.NotModified, s.RateLimited, s.Retries, round(now.Sub(p.start)), round(eta))
 	if p.FromCache {

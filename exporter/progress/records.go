@@ -30,7 +30,7 @@ type Records struct {
 func (p *Records) Planned(trees, requests int, l *pace.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.plan(trees, l)
+	p.plan(trees, requests, l)
 	p.Log.Info("plan", "trees", trees, "requests", requests, "eta_seconds", round(l.ETA(requests)).Seconds())
 }
 
@@ -47,5 +47,5 @@ func (p *Records) TreeDone(r fetch.Result, s fetch.StatsSnapshot) {
 	}
 	p.Log.Info("progress", "trees_done", p.done, "trees", p.total,
 		"requests", s.Requests, "not_modified", s.NotModified, "rate_limited", s.RateLimited, "retries", s.Retries,
-		"elapsed_seconds", round(now.Sub(p.start)).Seconds(), "eta_seconds", round(p.eta()).Seconds())
+		"elapsed_seconds", round(now.Sub(p.start)).Seconds(), "eta_seconds", round(p.eta(now)).Seconds())
 }

@@ -8,21 +8,35 @@ import (
 )
 
 // tally is what both displays (Lines, Records) keep of a run: the trees
-// planned and done, when the run and the last report began, and the
-// limiter that estimates the time left. Its methods are called with mu
-// held.
+// planned and done, the requests planned, when the run and the last
+// report began, and the limiter that estimates the time the rate limits
+// take. Its methods are called with mu held.
 type tally struct {
-	mu      sync.Mutex
-	total   int
-	done    int
-	last    time.Time
-	start   time.Time
-	limiter *pace.Limiter
+	// Now is the clock the displays read; nil means time.Now. Tests
+	// inject one, so that no estimate depends on the machine's speed.
+	Now func() time.Time
+
+	mu       sync.Mutex
+	total    int
+	done     int
+	requests int // planned, for all the trees
+	last     time.Time
+	start    time.Time
+	limiter  *pace.Limiter
 }
 
-// plan starts the count of trees under limiter l.
-func (t *tally) plan(trees int, l *pace.Limiter) {
-	t.total, t.limiter, t.start = trees, l, time.Now()
+// now reads the clock.
+func (t *tally) now() time.Time {
+	if t.Now != nil {
+		return t.Now()
+	}
+	return time.Now()
+}
+
+// plan starts the count of trees, which need requests in all, under
+// limiter l.
+func (t *tally) plan(trees, requests int, l *pace.Limiter) {
+	t.total, t.requests, t.limiter, t.start = trees, requests, l, t.now()
 }
 
 // step counts one tree done and reports whether a progress report is due:
@@ -30,7 +44,7 @@ func (t *tally) plan(trees int, l *pace.Limiter) {
 // every. It returns the time it counted at.
 func (t *tally) step(every time.Duration, force bool) (now time.Time, due bool) {
 	t.done++
-	now = time.Now()
+	now = t.now()
 	if !force && t.done != t.total && now.Sub(t.last) < every {
 		return now, false
 	}
@@ -38,12 +52,29 @@ func (t *tally) step(every time.Duration, force bool) (now time.Time, due bool) 
 	return now, true
 }
 
-// eta is the limiter's estimate of the time the trees left take.
-func (t *tally) eta() time.Duration {
-	if t.limiter == nil {
+// eta estimates the time the trees left take, at now: the longer of what
+// the rate limits allow for their share of the planned requests (the
+// limiter's schedule, which knows nothing of the answers' latency) and
+// what the trees done so far took each (the latency and throughput seen).
+// Against a slow API with generous limits the limits alone say "0s".
+func (t *tally) eta(now time.Time) time.Duration {
+	left := t.total - t.done
+	if left <= 0 {
 		return 0
 	}
-	return t.limiter.ETA(t.total - t.done)
+	var paced time.Duration
+	if t.limiter != nil {
+		need := left
+		if t.total > 0 && t.requests > t.total {
+			need = (left*t.requests + t.total - 1) / t.total
+		}
+		paced = t.limiter.ETA(need)
+	}
+	if t.done == 0 {
+		return paced
+	}
+	seen := time.Duration(float64(now.Sub(t.start)) / float64(t.done) * float64(left))
+	return max(paced, seen)
 }
 
 // spell returns the message of a failed tree's error, through describe

@@ -29,6 +29,9 @@ var (
 	// account); the message names what to set. It is found before anything
 	// is listed or written.
 	ErrNoCredentials = errors.New("no credentials for the bucket")
+	// ErrNoRegion is returned for an s3:// bucket whose region neither the
+	// URL nor the AWS configuration gives; found before any request.
+	ErrNoRegion = errors.New("no region for the bucket")
 	// ErrNotBuilt is returned (wrapped together with ErrBadURL) for every
 	// bucket URL by a curex built with -tags nopublish, which has no
 	// publishing drivers (drivers_nopublish.go).
@@ -64,7 +67,10 @@ func IsURL(s string) bool {
 // sends no request. file:// URLs have their parameters checked the same
 // way without creating the folder, and azblob:// ones are checked by curex
 // (opening them needs credentials). Errors wrap ErrBadURL (and
-// ErrUnsupportedScheme), without the URL's query.
+// ErrUnsupportedScheme), without the URL's query. Last it runs the gate of
+// what the driver needs from the environment (preflight): an s3:// bucket
+// without a region or credentials, or an azblob:// one without a storage
+// account, fails here (ErrNoRegion, ErrNoCredentials), before any request.
 func CheckURL(ctx context.Context, rawURL string) error {
 	t, err := parseURL(rawURL)
 	if err != nil {
@@ -75,7 +81,9 @@ func CheckURL(ctx context.Context, rawURL string) error {
 		return fmt.Errorf("%w %s: %w", ErrBadURL, t.display, err)
 	}
 	switch u.Scheme {
-	case "azblob", "gs":
+	case "azblob":
+		return checkedPreflight(ctx, t) // its name checked by checkBucket; opening needs credentials
+	case "gs":
 		return nil // checked by checkBucket, or needs credentials to open
 	case "file":
 		// The folder may not exist yet: open the system's temporary
@@ -94,7 +102,19 @@ func CheckURL(ctx context.Context, rawURL string) error {
 		msg := strings.ReplaceAll(err.Error(), u.String(), t.display)
 		return &redacted{msg: fmt.Sprintf("%s %s: %s", ErrBadURL, t.display, msg), err: ErrBadURL}
 	}
-	return b.Close()
+	if err := b.Close(); err != nil {
+		return err
+	}
+	return checkedPreflight(ctx, t)
+}
+
+// checkedPreflight is preflight, its errors naming the bucket (without
+// the URL's query).
+func checkedPreflight(ctx context.Context, t target) error {
+	if err := preflight(ctx, t); err != nil {
+		return fmt.Errorf("%s: %w", t.display, err)
+	}
+	return nil
 }
 
 // Redact returns rawURL without its query and user information, the way
