@@ -56,6 +56,9 @@ type Config struct {
 	// Site is the publisher's identity on the website: title, logo,
 	// colours, footer, scripts, per-locale overrides (site_* settings).
 	Site render.Identity
+	// HideAttributes are attribute keys shown by no format and indexed by
+	// no search (hide_attributes): teacher notes, internal codes.
+	HideAttributes []string
 	// ThemeDir overrides templates and assets of the website (--theme).
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
@@ -168,7 +171,7 @@ func (c *Config) check() error {
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CacheDir: c.CacheDir,
-		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats)}
+		PDFTimeout: c.PDFTimeout, Log: c.Log, HideAttributes: c.HideAttributes, Downloads: c.registry().Downloads(c.Formats)}
 }
 
 // registry returns the formats the run knows: Config.Registry, or

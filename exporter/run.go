@@ -269,7 +269,7 @@ func (r *run) schedule(ctx context.Context) error {
 	for _, sk := range r.planned.Skipped {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
-	r.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished}
+	r.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished, hide: c.HideAttributes}
 	r.defer_(r.kept.close)
 	// Rendering goes through gate; while requests are paced, one processor
 	// is kept for the fetch (see cpugate).

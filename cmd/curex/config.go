@@ -95,6 +95,10 @@ var settings = map[string]source{
 	setting.SiteAccent:       {flag: "site-accent", file: true},
 	setting.SiteFooter:       {flag: "site-footer", file: true},
 	setting.SiteScripts:      {flag: "site-script", file: true},
+	// The look the publisher owns (issue 26, part 3).
+	setting.SiteStyles:        {flag: "site-style", file: true},
+	setting.SiteGeneratorLine: {flag: "site-generator-line", file: true},
+	setting.HideAttributes:    {flag: "hide-attribute", file: true},
 }
 
 // Environment variables that are not a row's derived name.
