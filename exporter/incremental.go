@@ -202,6 +202,14 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 		}
 		h.Write(data)
 	}
+	for _, f := range o.site.Styles {
+		fmt.Fprintf(h, "%s\n", filepath.ToSlash(f))
+		data, err := localfile.ReadFile(ctx, localfile.OperatorRef(f), localfile.ThemeFile)
+		if err != nil {
+			return nil, &ConfigError{setting.Errorf(setting.SiteStyles, "%w", err)}
+		}
+		h.Write(data)
+	}
 	if o.themeDir != "" {
 		if err := hashTheme(ctx, h, o.themeDir); err != nil {
 			return nil, &ConfigError{setting.Errorf(setting.Theme, "%w", err)}
