@@ -108,3 +108,45 @@ func TestSiteStylesChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestThemeAssetsHashed: issue 26 part 3. A theme's own files were
+// written under their names only, so a page linking a changed brand.css
+// kept the cached one. A template's {{.Asset "brand.css"}} now links a
+// copy named with a content hash, as site.css is; the plain copy stays
+// for the theme's CSS to refer to (url(fonts/x.woff2)).
+func TestThemeAssetsHashed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, css string }{
+		{"first", "body { color: rebeccapurple; }\n"},
+		{"changed", "body { color: teal; }\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			write := func(name, data string) {
+				t.Helper()
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("styles.html", `{{define "styles"}}<link rel="stylesheet" href="{{.Asset "site.css"}}"><link rel="stylesheet" href="{{.Asset "css/brand.css"}}">{{end}}`)
+			write("assets/css/brand.css", tc.css)
+			w := sample(t, false).render(t, Options{ThemeDir: dir})
+			name := "assets/" + hashed("css/brand.css", []byte(tc.css))
+			if got := string(w.files[name]); got != tc.css {
+				t.Fatalf("%s holds %q, want the theme's brand.css", name, got)
+			}
+			if got := string(w.files["assets/css/brand.css"]); got != tc.css {
+				t.Fatalf("the plain copy holds %q, want the theme's brand.css", got)
+			}
+			page := string(w.files["algebra-1/texas/es/alg-u1-l1/index.html"])
+			if want := `href="../../../../` + name + `"`; !strings.Contains(page, want) {
+				t.Fatalf("the node page does not link %s", want)
+			}
+		})
+	}
+}

@@ -391,6 +391,10 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
 			return err
 		}
+		h := r.assets.extraHashed[a.Name]
+		if err := w.Write(layout.Asset(h.Name), h.Data); err != nil {
+			return err
+		}
 	}
 	for _, a := range r.identity.all() {
 		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
