@@ -62,7 +62,7 @@ type Gate interface {
 
 // pageKinds are the page templates; each is parsed on a clone of the
 // shared layout (base.html and partials.html).
-var pageKinds = []string{"catalog", "curriculum", "toc", "node", "whatsnew", "404"}
+var pageKinds = templates.Pages()
 
 // fullSidebarLimit is the largest tree whose node pages list every node in
 // the sidebar; larger trees list the path to the page, its siblings and its
