@@ -13,9 +13,10 @@ import (
 // theme folder.
 func newThemeCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "theme",
-		Short: "Work with theme folders (--theme)",
-		Args:  noArgs,
+		Use:     "theme",
+		Short:   "Work with theme folders (--theme)",
+		Example: `  curex theme init mytheme`,
+		Args:    noArgs,
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "init DIR",
