@@ -21,6 +21,10 @@ type bodies struct {
 	client *api.Client
 	// includeUnpublished keeps drafts in the trees load returns.
 	includeUnpublished bool
+	// hide are the attribute keys removed from the trees load returns
+	// (Config.HideAttributes), as treeFormats.tree removes them from the
+	// trees fetched.
+	hide []string
 
 	mu    sync.Mutex
 	spool string
@@ -84,7 +88,7 @@ func (b *bodies) load(ref bodyRef) (*model.Tree, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ref.export.Dir(), err)
 	}
-	return visible(fetch.Normalize(ref.export, rc, ref.etag), b.includeUnpublished), body, nil
+	return visible(fetch.Normalize(ref.export, rc, ref.etag), b.includeUnpublished).WithoutAttributes(b.hide), body, nil
 }
 
 func (b *bodies) close() {

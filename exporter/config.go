@@ -57,6 +57,9 @@ type Config struct {
 	// Site is the publisher's identity on the website: title, logo,
 	// colours, footer, scripts, per-locale overrides (site_* settings).
 	Site render.Identity
+	// HideAttributes are attribute keys shown by no format and indexed by
+	// no search (hide_attributes): teacher notes, internal codes.
+	HideAttributes []string
 	// ThemeDir overrides templates and assets of the website (--theme).
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
@@ -177,7 +180,7 @@ func (c *Config) check() error {
 func (c *Config) renderOptions() render.Options {
 	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CartridgeVersion: c.CartridgeVersion, CacheDir: c.CacheDir,
-		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats),
+		PDFTimeout: c.PDFTimeout, Log: c.Log, HideAttributes: c.HideAttributes, Downloads: c.registry().Downloads(c.Formats),
 		PageData: c.registry().PageData(c.Formats), Website: c.registry().AnySite(c.Formats)}
 }
 

@@ -71,6 +71,8 @@ type treeFormats struct {
 	reg      *render.Registry
 	deferred []render.Deferred
 	locales  map[string][]model.Locale // by base curriculum id
+	// hide are the attribute keys no format sees (render.Options.HideAttributes).
+	hide []string
 	// math counts the math errors of a tree, when a format shows math.
 	math *content.Renderer
 }
@@ -80,7 +82,7 @@ type treeFormats struct {
 // starts Chromium at once, so a machine without one fails before any
 // request is spent.
 func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, catalog *model.Catalog) (*treeFormats, error) {
-	f := &treeFormats{reg: reg, locales: map[string][]model.Locale{}}
+	f := &treeFormats{reg: reg, locales: map[string][]model.Locale{}, hide: o.HideAttributes}
 	for _, c := range catalog.Curricula {
 		f.locales[c.ID] = c.Locales
 	}
@@ -110,9 +112,12 @@ func formatError(err error) error {
 	return err
 }
 
-// tree is t as the formats are given it, with its curriculum's locales.
+// tree is t as the formats are given it, with its curriculum's locales,
+// and without the attributes the publisher hides: every format, the
+// website and its search index included, is given its trees here, so no
+// format can show a hidden attribute.
 func (f *treeFormats) tree(t *model.Tree) *render.Tree {
-	return &render.Tree{Tree: t, Locales: f.locales[t.CurriculumID]}
+	return &render.Tree{Tree: t.WithoutAttributes(f.hide), Locales: f.locales[t.CurriculumID]}
 }
 
 // RenderError is a tree that one of the formats refused (a value its
@@ -179,7 +184,8 @@ func flush(ctx context.Context, w *output.Writer, pending []pendingFiles) error 
 // written) stops the run. Deferred work (printing) starts once the tree's
 // files are written.
 func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
-	n, err := f.mathErrors(ctx, t)
+	rt := f.tree(t)
+	n, err := f.mathErrors(ctx, rt.Tree)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
 			// Stopped mid-formula: the run's end, not the tree's fault.
@@ -188,7 +194,6 @@ func (f *treeFormats) write(ctx context.Context, w *output.Writer, t *model.Tree
 		return &RenderError{Export: t.Export, Err: err}
 	}
 	entry.MathErrors = n
-	rt := f.tree(t)
 	pending := make([]pendingFiles, len(f.renderers))
 	errs := make([]error, len(f.renderers))
 	var wg sync.WaitGroup

@@ -152,13 +152,16 @@ type renderKeyOptions struct {
 	allowPrivateAssets bool
 	// site is the publisher's identity: its files are summed too.
 	site render.Identity
+	// hide are the attribute keys no format shows.
+	hide []string
 }
 
 // renderKeyOptions are c's settings that shape every export.
 func (c *Config) renderKeyOptions() renderKeyOptions {
 	return renderKeyOptions{generator: c.Generator, siteURL: c.SiteURL, paper: c.Paper, themeDir: c.ThemeDir,
 		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo,
-		assets: c.Assets, allowPrivateAssets: c.AllowPrivateAssets || len(c.AssetHosts) > 0, site: c.Site}
+		assets: c.Assets, allowPrivateAssets: c.AllowPrivateAssets || len(c.AssetHosts) > 0, site: c.Site,
+		hide: c.HideAttributes}
 }
 
 // globalKey sums up what shapes every export besides the trees and their
@@ -167,6 +170,8 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 	h := sha256.New()
 	formats := slices.Clone(o.formats)
 	slices.Sort(formats)
+	hide := slices.Clone(o.hide)
+	slices.Sort(hide)
 	date := ""
 	if !o.sourceDate.IsZero() {
 		date = strconv.FormatInt(o.sourceDate.Unix(), 10) // as SOURCE_DATE_EPOCH spells it
@@ -178,7 +183,8 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 		Assets                                string
 		AllowPrivateAssets                    bool
 		Site                                  render.Identity
-	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets, o.site}
+		HideAttributes                        []string `json:",omitempty"`
+	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets, o.site, hide}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}
@@ -193,6 +199,14 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 		data, err := localfile.ReadFile(ctx, localfile.OperatorRef(f), localfile.Image)
 		if err != nil {
 			return nil, &ConfigError{setting.Errorf(siteFileSetting(o.site, f), "%w", err)}
+		}
+		h.Write(data)
+	}
+	for _, f := range o.site.Styles {
+		fmt.Fprintf(h, "%s\n", filepath.ToSlash(f))
+		data, err := localfile.ReadFile(ctx, localfile.OperatorRef(f), localfile.ThemeFile)
+		if err != nil {
+			return nil, &ConfigError{setting.Errorf(setting.SiteStyles, "%w", err)}
 		}
 		h.Write(data)
 	}

@@ -182,7 +182,7 @@ func (r *run) schedule(ctx context.Context, p planned) (*scheduled, error) {
 	for _, sk := range p.plan.Skipped {
 		c.Log.Info("skipped", "curriculum", sk.Export.CurriculumID, "variant", sk.Export.Variant, "locale", sk.Export.Locale, "reason", sk.Reason)
 	}
-	sc.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished}
+	sc.kept = &bodies{client: r.s.client, includeUnpublished: c.Filter.IncludeUnpublished, hide: c.HideAttributes}
 	r.defer_(sc.kept.close)
 	// Rendering goes through gate; while requests are paced, one processor
 	// is kept for the fetch (see cpugate).

@@ -9,3 +9,11 @@ import "embed"
 //
 //go:embed *.html
 var FS embed.FS
+
+// Pages are the templates of one kind of page each (node.html is the
+// node pages'), by name without .html; the other templates are shared by
+// every page. A theme's template of the same name redefines blocks for
+// that kind of page only.
+func Pages() []string {
+	return []string{"catalog", "curriculum", "toc", "node", "whatsnew", "404"}
+}

@@ -103,6 +103,10 @@ var settings = map[string]source{
 	setting.SiteScripts:      {flag: "site-script", file: true},
 	setting.SiteFooterLinks:  {file: true, structured: true},
 	setting.SiteLocales:      {file: true, structured: true},
+	// The look the publisher owns (issue 26, part 3).
+	setting.SiteStyles:        {flag: "site-style", file: true},
+	setting.SiteGeneratorLine: {flag: "site-generator-line", file: true},
+	setting.HideAttributes:    {flag: "hide-attribute", file: true},
 }
 
 // Environment variables that are not a row's derived name.

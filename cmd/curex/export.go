@@ -171,6 +171,9 @@ type exportFlags struct {
 	progress   string
 	// site is the publisher's identity (siteconfig.go).
 	site siteFlags
+	// hideAttributes are the attribute keys no format shows
+	// (--hide-attribute).
+	hideAttributes []string
 }
 
 func newExportCommand(g *globals) *cobra.Command {
@@ -234,6 +237,9 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	}
 	if c.Site, err = f.site.identity(g, g.cmd); err != nil {
 		return err
+	}
+	if c.HideAttributes, err = attributeKeys(f.hideAttributes); err != nil {
+		return usageErr(errors.New(g.describe(err)))
 	}
 	if err := checkConcurrency(f.sel.concurrency); err != nil {
 		return err
@@ -307,7 +313,23 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.BoolVar(&f.allowPrivateAssets, "allow-private-assets", false, "let content images come from private and loopback addresses (testing; never for untrusted content) (env CUREX_ALLOW_PRIVATE_ASSETS)")
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 	fl.StringVar(&f.cartridgeVersion, "cartridge-version", string(cartridge.DefaultVersion), "Common Cartridge version of cartridges: 1.1 (every LMS, Moodle included) or 1.3")
+	fl.StringSliceVar(&f.hideAttributes, "hide-attribute", nil, "an attribute key no format shows and no search indexes (teacher_notes); repeatable (env CUREX_HIDE_ATTRIBUTES, comma-separated)")
 	f.site.register(cmd)
+}
+
+// attributeKeys checks the keys of --hide-attribute: each one non-empty,
+// without spaces around it; a problem names the setting.
+func attributeKeys(keys []string) ([]string, error) {
+	var out []string
+	for _, k := range keys {
+		if k == "" || strings.TrimSpace(k) != k {
+			return nil, setting.Errorf(setting.HideAttributes, "%q: want an attribute key, such as teacher_notes", k)
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
 // outputTarget handles --output URL: the export is written to a local

@@ -6,6 +6,7 @@ package model
 
 import (
 	"encoding/json"
+	"maps"
 	"time"
 )
 
@@ -178,6 +179,50 @@ func publishedOnly(ns []*Node) []*Node {
 		}
 		c := *n
 		c.Children = publishedOnly(n.Children)
+		out = append(out, &c)
+	}
+	return out
+}
+
+// WithoutAttributes returns t with the attributes of the given keys
+// removed from every node: the members a publisher hides (the
+// hide_attributes setting) reach no format. With no keys, or none of them
+// present, it returns t itself; otherwise a copy, t left as it was.
+func (t *Tree) WithoutAttributes(keys []string) *Tree {
+	if len(keys) == 0 || !t.hasAttribute(keys) {
+		return t
+	}
+	out := *t
+	out.Nodes = withoutAttributes(t.Nodes, keys)
+	return &out
+}
+
+// hasAttribute reports whether any node of t has a member of keys.
+func (t *Tree) hasAttribute(keys []string) bool {
+	found := false
+	t.Walk(func(n *Node) bool {
+		for _, k := range keys {
+			if _, ok := n.Attributes[k]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func withoutAttributes(ns []*Node, keys []string) []*Node {
+	if ns == nil {
+		return nil
+	}
+	out := make([]*Node, 0, len(ns))
+	for _, n := range ns {
+		c := *n
+		c.Attributes = maps.Clone(n.Attributes)
+		for _, k := range keys {
+			delete(c.Attributes, k)
+		}
+		c.Children = withoutAttributes(n.Children, keys)
 		out = append(out, &c)
 	}
 	return out

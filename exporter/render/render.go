@@ -152,6 +152,10 @@ type Options struct {
 	Math *mathml.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
+	// HideAttributes are the attribute keys the publisher keeps private
+	// (hide_attributes): the exporter removes them from every tree before
+	// any format is given it, so a renderer never sees them.
+	HideAttributes []string
 	// Downloads are the files the selected formats offer for each
 	// export, in the website's order (Registry.Downloads): the website
 	// links to them without knowing the formats.

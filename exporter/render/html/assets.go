@@ -29,9 +29,14 @@ var knownAssets = []string{"site.css", "site.js", "theme.js", "search.js", "icon
 // assetSet holds the theme's files: the known assets by logical name
 // ("site.css") and the extra files a theme folder brings.
 type assetSet struct {
-	byName map[string]asset  // logical name -> hashed file
-	extra  []asset           // theme files written as they are
-	icons  map[string]string // class by icon name, for icons with an SVG
+	byName map[string]asset // logical name -> hashed file
+	extra  []asset          // theme files written as they are
+	// extraHashed are the extra files again, each under a name with a
+	// content hash, by their path under assets/: what Page.Asset links,
+	// so a template's reference changes when the file does, as site.css's
+	// does. The plain copy stays for the theme's CSS to refer to (url()).
+	extraHashed map[string]asset
+	icons       map[string]string // class by icon name, for icons with an SVG
 }
 
 // hashed names data after its logical name with a short content hash:
@@ -60,7 +65,7 @@ func loadAssets(theme map[string][]byte, chroma []byte) (*assetSet, error) {
 			files[rest] = data
 		}
 	}
-	s := &assetSet{byName: map[string]asset{}, icons: map[string]string{}}
+	s := &assetSet{byName: map[string]asset{}, icons: map[string]string{}, extraHashed: map[string]asset{}}
 	// Icons become one style sheet of data URLs used as CSS masks, so they
 	// follow the text colour and load from file:// like any style sheet.
 	var icons strings.Builder
@@ -104,6 +109,7 @@ func loadAssets(theme map[string][]byte, chroma []byte) (*assetSet, error) {
 			continue // the handbook renderer inlines it in each handbook
 		}
 		s.extra = append(s.extra, asset{Name: k, Data: data})
+		s.extraHashed[k] = asset{Name: hashed(k, data), Data: data}
 	}
 	return s, nil
 }

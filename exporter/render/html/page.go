@@ -86,9 +86,12 @@ func (p *Page) Href(to string) string {
 
 // Asset returns the link to a theme asset by its logical name ("site.css",
 // "site.js", "theme.js", "icons.css", "chroma.css"), or to a theme file by its path
-// under assets/.
+// under assets/: both under their names with a content hash.
 func (p *Page) Asset(name string) string {
 	if a, ok := p.assets.byName[name]; ok {
+		return p.Href(layout.Asset(a.Name))
+	}
+	if a, ok := p.assets.extraHashed[name]; ok {
 		return p.Href(layout.Asset(a.Name))
 	}
 	return p.Href(layout.Asset(name))

@@ -62,7 +62,7 @@ type Gate interface {
 
 // pageKinds are the page templates; each is parsed on a clone of the
 // shared layout (base.html and partials.html).
-var pageKinds = []string{"catalog", "curriculum", "toc", "node", "whatsnew", "404"}
+var pageKinds = templates.Pages()
 
 // fullSidebarLimit is the largest tree whose node pages list every node in
 // the sidebar; larger trees list the path to the page, its siblings and its
@@ -389,6 +389,10 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 	}
 	for _, a := range r.assets.extra {
 		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {
+			return err
+		}
+		h := r.assets.extraHashed[a.Name]
+		if err := w.Write(layout.Asset(h.Name), h.Data); err != nil {
 			return err
 		}
 	}
