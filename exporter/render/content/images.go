@@ -116,7 +116,7 @@ func (r *Renderer) ImageURLs(attributes map[string]json.RawMessage, nodeTitle st
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			if img, ok := n.(*ast.Image); ok && entering {
 				dest := string(resolveDest(img.Destination))
-				if classifyURL(dest) == urlExternal && !seen[dest] {
+				if destKind([]byte(dest)) == urlExternal && !seen[dest] {
 					seen[dest] = true
 					out = append(out, dest)
 				}

@@ -70,7 +70,7 @@ func writeTitle(w util.BufWriter, title []byte) {
 func (s *safeRenderer) renderLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	n := node.(*ast.Link)
 	dest := resolveDest(n.Destination)
-	kind := classifyURL(string(dest))
+	kind := destKind(dest)
 	if !linkAllowed(kind) {
 		// Keep the text, drop the link.
 		return ast.WalkContinue, nil
@@ -95,7 +95,7 @@ func (s *safeRenderer) renderAutoLink(w util.BufWriter, source []byte, node ast.
 	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
 		url = append([]byte("mailto:"), url...)
 	}
-	kind := classifyURL(string(url))
+	kind := destKind(url)
 	if !linkAllowed(kind) {
 		_, _ = w.Write(util.EscapeHTML(label))
 		return ast.WalkContinue, nil
@@ -115,12 +115,12 @@ func (s *safeRenderer) renderImage(w util.BufWriter, source []byte, node ast.Nod
 	var alt strings.Builder
 	inlineText(&alt, source, n)
 	dest := resolveDest(n.Destination)
-	if !imageAllowed(classifyURL(string(dest))) {
+	if !imageAllowed(destKind(dest)) {
 		// Keep the alt text, drop the image.
 		_, _ = w.WriteString(escape(alt.String()))
 		return ast.WalkSkipChildren, nil
 	}
-	writeImage(w, n, dest, alt.String(), classifyURL(string(dest)))
+	writeImage(w, n, dest, alt.String(), destKind(dest))
 	return ast.WalkSkipChildren, nil
 }
 

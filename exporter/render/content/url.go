@@ -1,6 +1,10 @@
 package content
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/util"
+)
 
 // urlKind classifies a link or image destination.
 type urlKind int
@@ -52,6 +56,16 @@ func classifyURL(dest string) urlKind {
 		}
 	}
 	return urlRelative
+}
+
+// destKind classifies a link or image destination (escapes and entities
+// already resolved) as the page carries it: percent-escaped exactly as
+// writeHref and writeImage write it. The judge reads what the browser
+// reads, so `\0:` (written `%5C0:`) and `%5c0:` get one verdict, and
+// `\\host/p` (written `%5C%5Chost/p`, a path on the same site) is no
+// external image.
+func destKind(dest []byte) urlKind {
+	return classifyURL(string(util.URLEscape(dest, false)))
 }
 
 // linkAllowed reports whether a link may point at dest.
