@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -396,4 +397,25 @@ func compact(v any) string {
 		n++
 	}
 	return s
+}
+
+// maxMinutes bounds the durations Minutes reads as such: a longer count is
+// more likely an identifier than a course length, and is shown as given.
+const maxMinutes = 100000
+
+// Minutes reports the number of minutes v holds when the member's key
+// says it counts minutes ("estimated_minutes", "duration_minutes",
+// "minutes", any case) and v is a whole number from 0 to 100,000. The
+// formats then write it as a duration in the page's language; any other
+// number is shown as given.
+func Minutes(key string, v Value) (int, bool) {
+	k := strings.ToLower(key)
+	if v.Kind != Number || (k != "minutes" && !strings.HasSuffix(k, "_minutes") && !strings.HasSuffix(k, "-minutes")) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v.Text)
+	if err != nil || n < 0 || n > maxMinutes {
+		return 0, false
+	}
+	return n, true
 }

@@ -306,3 +306,30 @@ func check(t *testing.T, v Value, depth int) {
 		}
 	}
 }
+
+// TestMinutes: which members count minutes (issue 25, item 6).
+func TestMinutes(t *testing.T) {
+	num := func(s string) Value { return Value{Kind: Number, Text: s} }
+	for _, tc := range []struct {
+		key  string
+		v    Value
+		want int
+		ok   bool
+	}{
+		{"estimated_minutes", num("50"), 50, true},
+		{"Duration_Minutes", num("0"), 0, true},
+		{"minutes", num("100000"), 100000, true},
+		{"estimated_minutes", num("100001"), 0, false},
+		{"estimated_minutes", num("50.5"), 0, false},
+		{"estimated_minutes", num("-5"), 0, false},
+		{"estimated_minutes", num("5e1"), 0, false},
+		{"estimated_minutes", Value{Kind: Text, Text: "50"}, 0, false},
+		{"minutes_per_day", num("50"), 0, false},
+		{"points", num("50"), 0, false},
+	} {
+		got, ok := Minutes(tc.key, tc.v)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Minutes(%q, %q) = %d, %v; want %d, %v", tc.key, tc.v.Text, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -299,7 +299,7 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 	var imgs []string
 	cr := b.pageContent(name, &imgs)
 	contentMsgs, fallback, notice := b.fallback(n)
-	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs.AttributeLabel, "c-", 2)
+	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs, "c-", 2)
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %w", n.ID, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/curex/curex/exporter/render/i18n"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -73,7 +74,7 @@ func TestNodeGolden(t *testing.T) {
 				if k == attrs.KeyDescription || k == attrs.KeyTitle {
 					continue
 				}
-				if !strings.Contains(string(got), ">"+escape(DefaultLabel(k))+"</h2>") {
+				if !strings.Contains(string(got), ">"+escape(label(wordsOr(nil), k))+"</h2>") {
 					t.Errorf("member %q has no section", k)
 				}
 			}
@@ -190,7 +191,7 @@ func TestHostileNode(t *testing.T) {
 		}
 		return ""
 	}
-	got, err := r.Node(attrs, "Node title", labels, `n"1<`)
+	got, err := r.Node(attrs, "Node title", labelWords(labels), `n"1<`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestNodeShapes(t *testing.T) {
 	}{
 		{"number", `55`, []string{`<p class="value">55</p>`}, nil},
 		{"big number", `12345678901234567890.50`, []string{`<p class="value">12345678901234567890.50</p>`}, nil},
-		{"bool", `true`, []string{`<p class="value">true</p>`}, nil},
+		{"bool", `true`, []string{`<p class="value">Yes</p>`}, nil},
 		{"null", `null`, nil, []string{"<section"}},
 		{"empty", ``, nil, []string{"<section"}},
 		{"empty array", `[]`, []string{`<code class="json">[]</code>`}, nil},
@@ -241,7 +242,7 @@ func TestNodeShapes(t *testing.T) {
 		{"term on two lines", `[{"term":"T\nU","definition":"D"}]`, []string{`<ul class="records">`, "<dt>Term</dt>"}, []string{`<dl class="terms">`}},
 		{"blank term", `[{"term":" ","definition":"D"}]`, []string{`<table class="records">`}, []string{`<dl class="terms">`}},
 		{"flat records", `[{"criterion":"C","points":30}]`, []string{"<table class=\"records\">\n<thead>\n<tr>\n<th>Criterion</th>\n<th>Points</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>C</td>\n<td>30</td>\n</tr>\n</tbody>\n</table>"}, []string{"<ul"}},
-		{"flat records, null and missing", `[{"a":"*x*","b":null},{"c":true}]`, []string{"<th>A</th>\n<th>B</th>\n<th>C</th>", "<tr>\n<td><em>x</em></td>\n<td></td>\n<td></td>\n</tr>", "<tr>\n<td></td>\n<td></td>\n<td>true</td>\n</tr>"}, nil},
+		{"flat records, null and missing", `[{"a":"*x*","b":null},{"c":true}]`, []string{"<th>A</th>\n<th>B</th>\n<th>C</th>", "<tr>\n<td><em>x</em></td>\n<td></td>\n<td></td>\n</tr>", "<tr>\n<td></td>\n<td></td>\n<td>Yes</td>\n</tr>"}, nil},
 		{"hostile cells", `[{"<b>k":"<script>x</script>","l":"[a](javascript:b)"}]`, []string{"<th>&lt;b&gt;k</th>", "&lt;script&gt;"}, []string{"<script", "javascript:"}},
 		{"records with a list", `[{"criterion":"C","levels":["a","b"]}]`, []string{"<ul class=\"records\">\n<li><dl class=\"fields\">\n<dt>Criterion</dt>\n<dd>C</dd>\n<dt>Levels</dt>\n<dd><ul>"}, []string{"<table"}},
 		{"records with a paragraph", `[{"criterion":"C\n\nmore"}]`, []string{`<ul class="records">`}, []string{"<table"}},
@@ -284,12 +285,12 @@ func TestNodeOrderAndTitle(t *testing.T) {
 		"description":         json.RawMessage(`"# Big\n\nd"`),
 		"title":               json.RawMessage(`" Same "`),
 	}
-	got, err := r.Node(attrs, "Same", func(k string) string {
+	got, err := r.Node(attrs, "Same", labelWords(func(k string) string {
 		if k == "learning_objectives" {
 			return "Objetivos"
 		}
 		return ""
-	}, "n1-")
+	}), "n1-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -761,5 +762,49 @@ func TestSectionIDs(t *testing.T) {
 			t.Errorf("id %s twice", m[1])
 		}
 		seen[m[1]] = true
+	}
+}
+
+// labelWords are English words with the member labels of label.
+type labelWords func(key string) string
+
+func (l labelWords) AttributeLabel(key string) string { return l(key) }
+func (labelWords) Duration(minutes int) string        { return i18n.For("en").Duration(minutes) }
+func (labelWords) YesNo(b bool) string                { return i18n.For("en").YesNo(b) }
+
+// TestValuesWithUnits: a number of minutes reads as a duration and a
+// boolean as yes or no, in the page's language, wherever the value sits
+// (issue 25, item 6: every lesson said "Estimated time 50").
+func TestValuesWithUnits(t *testing.T) {
+	r := New()
+	attrs := map[string]json.RawMessage{
+		"estimated_minutes": json.RawMessage(`50`),
+		"lab_required":      json.RawMessage(`true`),
+		"points":            json.RawMessage(`50`),
+		"schedule":          json.RawMessage(`[{"part":"a","duration_minutes":90},{"part":"b","duration_minutes":15}]`),
+		"session":           json.RawMessage(`{"minutes":120,"graded":false}`),
+	}
+	for _, tc := range []struct {
+		lang      string
+		want, not []string
+	}{
+		{"en", []string{`<p class="value">50 min</p>`, `<p class="value">Yes</p>`, `<p class="value">50</p>`, "<td>1 hr 30 min</td>", "<td>15 min</td>", "<dd>2 hr</dd>", "<dd>No</dd>"}, []string{">true<", ">false<", ">90<"}},
+		{"es", []string{`<p class="value">50 min</p>`, `<p class="value">Sí</p>`, "<td>1 h 30 min</td>", "<dd>No</dd>"}, nil},
+		{"ja", []string{`<p class="value">50 分</p>`, `<p class="value">はい</p>`, "<dd>2 時間</dd>", "<dd>いいえ</dd>"}, nil},
+	} {
+		got, err := r.Node(attrs, "T", i18n.For(tc.lang), "n-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(got), w) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.lang, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(string(got), n) {
+				t.Errorf("%s: output has %q:\n%s", tc.lang, n, got)
+			}
+		}
 	}
 }

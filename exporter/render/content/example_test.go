@@ -33,8 +33,8 @@ func ExampleRenderer_Node() {
 	// </ul>
 	// </section>
 	// <section class="attr attr-estimated-minutes">
-	// <h2 id="n1--estimated-minutes">Estimated minutes</h2>
-	// <p class="value">45</p>
+	// <h2 id="n1--estimated-minutes">Estimated time</h2>
+	// <p class="value">45 min</p>
 	// </section>
 	// <section class="attr attr-vocabulary">
 	// <h2 id="n1--vocabulary">Vocabulary</h2>

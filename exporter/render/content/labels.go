@@ -4,12 +4,30 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/curex/curex/exporter/render/i18n"
 )
 
-// Labels gives display labels for attribute members in the page's
-// language. A nil Labels, or one that returns "", means DefaultLabel.
-// Labels are plain text; Node escapes them.
-type Labels func(key string) string
+// Words are what node rendering says in the page's language: the labels
+// of attribute members and the values that carry a unit or a kind.
+// i18n.Messages is a Words, and every format passes its page's; nil means
+// English. Words are plain text; Node escapes them.
+type Words interface {
+	// AttributeLabel names the member key; "" means DefaultLabel.
+	AttributeLabel(key string) string
+	// Duration writes a number of minutes ("50 min", "7 hr 30 min").
+	Duration(minutes int) string
+	// YesNo writes a boolean ("Yes", "No").
+	YesNo(b bool) string
+}
+
+// wordsOr returns w, or English when w is nil.
+func wordsOr(w Words) Words {
+	if w == nil {
+		return i18n.For("en")
+	}
+	return w
+}
 
 // DefaultLabel humanizes an attribute key: underscores and hyphens become
 // spaces, runs of space collapse and the first letter is upper case, so
@@ -32,11 +50,8 @@ func DefaultLabel(key string) string {
 
 // label returns the label of key, falling back to DefaultLabel and, for a
 // key with no visible characters, to the key in quotes.
-func (l Labels) label(key string) string {
-	var s string
-	if l != nil {
-		s = l(key)
-	}
+func label(w Words, key string) string {
+	s := w.AttributeLabel(key)
 	if strings.TrimSpace(s) == "" {
 		s = DefaultLabel(key)
 	}

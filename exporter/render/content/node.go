@@ -18,8 +18,8 @@ const maxRawBytes = 4096
 
 // Node renders all attributes of a node with level-2 section headings; see
 // NodeLevel.
-func (r *Renderer) Node(attributes map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string) (template.HTML, error) {
-	return r.NodeLevel(attributes, nodeTitle, labels, idPrefix, 0)
+func (r *Renderer) Node(attributes map[string]json.RawMessage, nodeTitle string, words Words, idPrefix string) (template.HTML, error) {
+	return r.NodeLevel(attributes, nodeTitle, words, idPrefix, 0)
 }
 
 // NodeLevel renders all attributes of a node, as package attrs reads
@@ -49,15 +49,17 @@ func (r *Renderer) Node(attributes map[string]json.RawMessage, nodeTitle string,
 // footnote ids start with idPrefix followed by the member's class name;
 // each section heading has the id idPrefix, '-' and the class name
 // ("c--materials"), unique on the page.
-// labels names the members (nil: DefaultLabel).
-func (r *Renderer) NodeLevel(attributes map[string]json.RawMessage, nodeTitle string, labels Labels, idPrefix string, headingLevel int) (template.HTML, error) {
+// words name the members and write the values that carry a unit: a
+// number of minutes under a key that says so (attrs.Minutes) as a duration,
+// a boolean as yes or no (nil: English).
+func (r *Renderer) NodeLevel(attributes map[string]json.RawMessage, nodeTitle string, words Words, idPrefix string, headingLevel int) (template.HTML, error) {
 	if headingLevel <= 0 {
 		headingLevel = 2
 	}
 	headingLevel = min(headingLevel, 6)
 	w := &nodeWriter{
 		r:      r,
-		labels: labels,
+		words:  wordsOr(words),
 		prefix: sanitizeIDPrefix(idPrefix),
 		level:  headingLevel,
 		used:   map[string]bool{},
@@ -74,7 +76,7 @@ func (r *Renderer) NodeLevel(attributes map[string]json.RawMessage, nodeTitle st
 type nodeWriter struct {
 	r      *Renderer
 	buf    bytes.Buffer
-	labels Labels
+	words  Words
 	prefix string
 	level  int
 	// used holds the id prefixes given out, so that no two Markdown calls
@@ -136,7 +138,7 @@ func (w *nodeWriter) section(s attrs.Section) error {
 		section = "objectives"
 	}
 	h := strconv.Itoa(w.level)
-	fmt.Fprintf(&w.buf, "<section class=\"%s\">\n<h%s id=\"%s\">%s</h%s>\n", section, h, w.sectionID(cls), escape(w.labels.label(s.Key)), h)
+	fmt.Fprintf(&w.buf, "<section class=\"%s\">\n<h%s id=\"%s\">%s</h%s>\n", section, h, w.sectionID(cls), escape(label(w.words, s.Key)), h)
 	switch v := s.Value; v.Kind {
 	case attrs.Invalid:
 		w.raw(s.Raw)
@@ -146,10 +148,10 @@ func (w *nodeWriter) section(s attrs.Section) error {
 		}
 	case attrs.Number, attrs.Bool:
 		w.buf.WriteString(`<p class="value">`)
-		w.scalar(v)
+		w.scalar(s.Key, v)
 		w.buf.WriteString("</p>\n")
 	default:
-		if err := w.value(v, base); err != nil {
+		if err := w.value(v, s.Key, base); err != nil {
 			return err
 		}
 		w.buf.WriteByte('\n')
@@ -173,13 +175,18 @@ func (w *nodeWriter) raw(raw []byte) {
 	w.buf.WriteString("</code></pre>\n")
 }
 
-// scalar writes a Number or Bool.
-func (w *nodeWriter) scalar(v attrs.Value) {
+// scalar writes a Number or Bool, the value of the member key: minutes as
+// a duration, a boolean as yes or no, in the page's language.
+func (w *nodeWriter) scalar(key string, v attrs.Value) {
 	switch v.Kind {
 	case attrs.Number:
+		if n, ok := attrs.Minutes(key, v); ok {
+			w.buf.WriteString(escape(w.words.Duration(n)))
+			return
+		}
 		w.buf.WriteString(escape(v.Text))
 	case attrs.Bool:
-		w.buf.WriteString(strconv.FormatBool(v.Bool))
+		w.buf.WriteString(escape(w.words.YesNo(v.Bool)))
 	}
 }
 
@@ -190,15 +197,16 @@ func (w *nodeWriter) code(s string) {
 	w.buf.WriteString(`</code>`)
 }
 
-// value writes v for a section, a list item, a definition or a cell.
-func (w *nodeWriter) value(v attrs.Value, base string) error {
+// value writes v, the value of the member key (or an item of it), for a
+// section, a list item, a definition or a cell.
+func (w *nodeWriter) value(v attrs.Value, key, base string) error {
 	switch v.Kind {
 	case attrs.Null:
 		w.code("null")
 	case attrs.Text:
 		return w.text(v.Text, base)
 	case attrs.Number, attrs.Bool:
-		w.scalar(v)
+		w.scalar(key, v)
 	case attrs.JSON:
 		w.code(v.Text)
 	case attrs.Terms:
@@ -206,13 +214,13 @@ func (w *nodeWriter) value(v attrs.Value, base string) error {
 	case attrs.Table:
 		return w.table(v, base)
 	case attrs.Records:
-		return w.list(`<ul class="records">`, v.Items, base)
+		return w.list(`<ul class="records">`, v.Items, key, base)
 	case attrs.List:
 		if len(v.Items) == 0 {
 			w.code("[]")
 			return nil
 		}
-		return w.list("<ul>", v.Items, base)
+		return w.list("<ul>", v.Items, key, base)
 	case attrs.Fields:
 		return w.fields(v.Fields, base)
 	}
@@ -220,11 +228,11 @@ func (w *nodeWriter) value(v attrs.Value, base string) error {
 }
 
 // list writes items as a list opened by open.
-func (w *nodeWriter) list(open string, items []attrs.Value, base string) error {
+func (w *nodeWriter) list(open string, items []attrs.Value, key, base string) error {
 	w.buf.WriteString(open)
 	for _, e := range items {
 		w.buf.WriteString("\n<li>")
-		if err := w.value(e, base); err != nil {
+		if err := w.value(e, key, base); err != nil {
 			return err
 		}
 		w.buf.WriteString("</li>")
@@ -256,7 +264,7 @@ func (w *nodeWriter) table(v attrs.Value, base string) error {
 	w.buf.WriteString("<table class=\"records\">\n<thead>\n<tr>")
 	for _, k := range v.Columns {
 		w.buf.WriteString("\n<th>")
-		w.buf.WriteString(escape(w.labels.label(k)))
+		w.buf.WriteString(escape(label(w.words, k)))
 		w.buf.WriteString("</th>")
 	}
 	w.buf.WriteString("\n</tr>\n</thead>\n<tbody>")
@@ -265,7 +273,7 @@ func (w *nodeWriter) table(v attrs.Value, base string) error {
 		for _, k := range v.Columns {
 			w.buf.WriteString("\n<td>")
 			if x, ok := rec.Get(k); ok {
-				if err := w.value(x, base); err != nil {
+				if err := w.value(x, k, base); err != nil {
 					return err
 				}
 			}
@@ -285,9 +293,9 @@ func (w *nodeWriter) fields(fs []attrs.Field, base string) error {
 	w.buf.WriteString(`<dl class="fields">`)
 	for _, f := range fs {
 		w.buf.WriteString("\n<dt>")
-		w.buf.WriteString(escape(w.labels.label(f.Key)))
+		w.buf.WriteString(escape(label(w.words, f.Key)))
 		w.buf.WriteString("</dt>\n<dd>")
-		if err := w.value(f.Value, base); err != nil {
+		if err := w.value(f.Value, f.Key, base); err != nil {
 			return err
 		}
 		w.buf.WriteString("</dd>")

@@ -59,7 +59,7 @@ func (b *book) section(cr *content.Renderer, body *strings.Builder, f flat, anch
 		// The notice is in the book's language, not the content's.
 		body.WriteString(`<p class="fallback" lang="` + b.lang + `">` + html.EscapeString(notice) + "</p>\n")
 	}
-	out, err := cr.NodeLevel(n.Attributes, n.Title, msgs.AttributeLabel, anchor+"-", min(level+1, maxHeadingLevel))
+	out, err := cr.NodeLevel(n.Attributes, n.Title, msgs, anchor+"-", min(level+1, maxHeadingLevel))
 	if err != nil {
 		return "", "", err
 	}

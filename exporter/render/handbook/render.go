@@ -324,7 +324,7 @@ func (r *Renderer) section(cr *content.Renderer, t *model.Tree, info Info, m i18
 	}
 	// Attribute headings sit one level below the node's; ids start with the
 	// section's anchor, which no API id can influence.
-	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs.AttributeLabel, s.Anchor+"-", min(s.Level+1, maxHeadingLevel))
+	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs, s.Anchor+"-", min(s.Level+1, maxHeadingLevel))
 	if err != nil {
 		return nil, fmt.Errorf("handbook %s: node %d (%q): %w", t.Dir(), i, n.ID, err)
 	}

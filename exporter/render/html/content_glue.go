@@ -27,7 +27,7 @@ func (c *contentRenderer) node(ctx context.Context, attrs map[string]json.RawMes
 	if c.images != nil {
 		r = r.WithImages(c.images, page)
 	}
-	return r.Node(attrs, title, m.AttributeLabel, idPrefix)
+	return r.Node(attrs, title, m, idPrefix)
 }
 
 // plainText is the text of a Markdown string, n runes at most.

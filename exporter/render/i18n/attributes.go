@@ -36,3 +36,25 @@ func (m Messages) Date(d time.Time) string {
 	}
 	return m.T("date_format", d.Day(), months[d.Month()-1], d.Year(), int(d.Month()))
 }
+
+// Duration writes a number of minutes as a duration in the language of m,
+// with the short units a timetable uses: "50 min", "7 hr 30 min" in
+// English, "50 分" in Japanese.
+func (m Messages) Duration(minutes int) string {
+	h, mm := minutes/60, minutes%60
+	switch {
+	case h == 0:
+		return m.T("duration_minutes", mm)
+	case mm == 0:
+		return m.T("duration_hours", h)
+	}
+	return m.T("duration_hours_minutes", h, mm)
+}
+
+// YesNo writes a boolean value in the language of m ("Yes", "No").
+func (m Messages) YesNo(b bool) string {
+	if b {
+		return m.T("yes")
+	}
+	return m.T("no")
+}

@@ -44,3 +44,32 @@ func TestDate(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationAndYesNo: values that carry a unit or a kind read in the
+// page's language (issue 25, item 6: "Estimated time 50").
+func TestDurationAndYesNo(t *testing.T) {
+	for _, tc := range []struct {
+		lang    string
+		minutes int
+		want    string
+		yes     string
+	}{
+		{"en", 50, "50 min", "Yes"},
+		{"en", 450, "7 hr 30 min", "Yes"},
+		{"en", 120, "2 hr", "Yes"},
+		{"en", 0, "0 min", "Yes"},
+		{"es", 90, "1 h 30 min", "Sí"},
+		{"de", 45, "45 Min.", "Ja"},
+		{"ar", 50, "50 د", "نعم"},
+		{"ja", 50, "50 分", "はい"},
+		{"zh", 60, "1小时", "是"},
+	} {
+		m := For(tc.lang)
+		if got := m.Duration(tc.minutes); got != tc.want {
+			t.Errorf("%s: Duration(%d) = %q, want %q", tc.lang, tc.minutes, got, tc.want)
+		}
+		if got := m.YesNo(true); got != tc.yes {
+			t.Errorf("%s: YesNo(true) = %q, want %q", tc.lang, got, tc.yes)
+		}
+	}
+}

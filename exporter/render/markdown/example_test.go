@@ -76,5 +76,5 @@ func ExampleWrite() {
 	//
 	// ## Estimated time
 	//
-	// 45
+	// 45 min
 }

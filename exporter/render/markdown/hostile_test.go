@@ -273,10 +273,10 @@ func TestHostileAttributes(t *testing.T) {
 		t.Errorf("last list item %q, want the link to the child", got)
 	}
 	for _, want := range []string{
-		"- One *objective*\n- Two\n  lines\n\n  - nested\n- 3\n- `null`\n- true\n",
-		"-2.5e-3\n", "false\n",
+		"- One *objective*\n- Two\n  lines\n\n  - nested\n- 3\n- `null`\n- Yes\n",
+		"-2.5e-3\n", "No\n",
 		"- **x**: y\n- **z**: w\n  more\n",
-		"| Criterion | Extra | Points |\n| --- | --- | --- |\n| a \\| b |  | 30 |\n| c | true |  |\n",
+		"| Criterion | Extra | Points |\n| --- | --- | --- |\n| a \\| b |  | 30 |\n| c | Yes |  |\n",
 		"- Empty: `[]`\n- Level:\n    - Deeper:\n        - List:\n            - a\n            - b\n        - N: 1\n",
 		"```json\n{\n  \"a\": {\n",
 		"```json\n[\n  [\n    1,\n",

@@ -10,7 +10,6 @@ import (
 
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/exporter/render/zipfile"
 	"github.com/curex/curex/exporter/slug"
@@ -49,10 +48,6 @@ type Options struct {
 	// Generator, when not empty, is recorded as "generator" in the front
 	// matter of the root page, e.g. "curex 0.1.0".
 	Generator string
-	// Labels names attribute sections. When nil, or when it returns "",
-	// attributes get the label every format gives them in the export's
-	// language (i18n.Messages.AttributeLabel), else content.DefaultLabel.
-	Labels content.Labels
 }
 
 // Entry tells the exporter what Write wrote. Paths are relative to the
@@ -165,7 +160,6 @@ type bundle struct {
 	m         i18n.Messages
 	indexName string
 	pages     []page
-	labels    func(string) string
 	md        *containment
 }
 
@@ -173,14 +167,6 @@ func newBundle(t *model.Tree, o Options) *bundle {
 	b := &bundle{t: t, o: o, m: i18n.For(t.Locale), indexName: "index.md", md: newContainment()}
 	if o.Hugo {
 		b.indexName = "_index.md"
-	}
-	b.labels = func(key string) string {
-		if o.Labels != nil {
-			if s := o.Labels(key); strings.TrimSpace(s) != "" {
-				return s
-			}
-		}
-		return b.m.AttributeLabel(key)
 	}
 	return b
 }

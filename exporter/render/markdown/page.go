@@ -108,7 +108,7 @@ func (b *bundle) attributes(buf *bytes.Buffer, members map[string]json.RawMessag
 			}
 		default:
 			b.heading(buf, s.Key)
-			b.value(buf, s.Value, s.Raw)
+			b.value(buf, s.Key, s.Value, s.Raw)
 		}
 	}
 }
@@ -120,11 +120,11 @@ func (b *bundle) heading(buf *bytes.Buffer, key string) {
 	buf.WriteString("\n\n")
 }
 
-// label returns the label of key: Options.Labels, the website's localized
-// label, content.DefaultLabel, or the key in quotes when it has nothing
+// label returns the label of key: the localized label every format gives
+// it, content.DefaultLabel, or the key in quotes when it has nothing
 // visible.
 func (b *bundle) label(key string) string {
-	s := b.labels(key)
+	s := b.m.AttributeLabel(key)
 	if strings.TrimSpace(s) == "" {
 		s = content.DefaultLabel(key)
 	}
@@ -139,7 +139,7 @@ func (b *bundle) label(key string) string {
 // lists, terms (bold terms), records and objects as nested lists, as deep
 // as maxValueDepth; anything else as a fenced JSON block of the member as
 // received.
-func (b *bundle) value(buf *bytes.Buffer, v attrs.Value, raw json.RawMessage) {
+func (b *bundle) value(buf *bytes.Buffer, key string, v attrs.Value, raw json.RawMessage) {
 	switch v.Kind {
 	case attrs.Text:
 		if s := b.md.block(v.Text); s != "" {
@@ -148,7 +148,7 @@ func (b *bundle) value(buf *bytes.Buffer, v attrs.Value, raw json.RawMessage) {
 		}
 		return
 	case attrs.Number, attrs.Bool:
-		buf.WriteString(scalar(v))
+		buf.WriteString(b.scalar(key, v))
 		buf.WriteString("\n\n")
 		return
 	case attrs.Table:
@@ -170,16 +170,19 @@ func (b *bundle) value(buf *bytes.Buffer, v attrs.Value, raw json.RawMessage) {
 	buf.WriteString("\n\n")
 }
 
-// scalar is the text of a number, boolean or null inside Markdown.
-func scalar(v attrs.Value) string {
+// scalar is the text of a number, boolean or null inside Markdown, the
+// value of the member key: minutes as a duration (attrs.Minutes) and a
+// boolean as yes or no in the export's language, as every format shows
+// them.
+func (b *bundle) scalar(key string, v attrs.Value) string {
 	switch v.Kind {
 	case attrs.Number:
+		if n, ok := attrs.Minutes(key, v); ok {
+			return inline(b.m.Duration(n))
+		}
 		return inline(v.Text)
 	case attrs.Bool:
-		if v.Bool {
-			return "true"
-		}
-		return "false"
+		return inline(b.m.YesNo(v.Bool))
 	case attrs.Null:
 		return "`null`"
 	}
@@ -253,7 +256,7 @@ func (b *bundle) list(buf *bytes.Buffer, v attrs.Value, level int) {
 			label := inline(b.label(f.Key)) + ":"
 			switch {
 			case x.Scalar():
-				b.item(buf, level, label+" "+b.text(x))
+				b.item(buf, level, label+" "+b.textOf(f.Key, x))
 			case x.Empty():
 				b.item(buf, level, label+" "+emptyText(x))
 			default:
@@ -297,11 +300,14 @@ func emptyText(v attrs.Value) string {
 
 // text is a scalar or string inside a list item: strings as received
 // Markdown.
-func (b *bundle) text(v attrs.Value) string {
+func (b *bundle) text(v attrs.Value) string { return b.textOf("", v) }
+
+// textOf is text for the value of the member key.
+func (b *bundle) textOf(key string, v attrs.Value) string {
 	if v.Kind == attrs.Text {
 		return mathSource(normalize(v.Text))
 	}
-	return scalar(v)
+	return b.scalar(key, v)
 }
 
 // item writes one list item; lines after the first are indented to the
@@ -348,7 +354,7 @@ func (b *bundle) table(buf *bytes.Buffer, v attrs.Value) {
 				if x.Kind == attrs.Text {
 					buf.WriteString(tableCell(strings.ReplaceAll(x.Text, "\x00", "\uFFFD")))
 				} else {
-					buf.WriteString(scalar(x))
+					buf.WriteString(b.scalar(k, x))
 				}
 			}
 			buf.WriteString(" |")
