@@ -26,6 +26,7 @@ type Notifier struct {
 	mu      sync.Mutex
 	watched map[string]bool // folders watched
 	theme   string          // the theme folder, cleaned; "" for none
+	targets *Targets        // what Watch was last given
 }
 
 // Notify starts a Notifier, which watches nothing until Watch (Run
@@ -46,10 +47,16 @@ func (n *Notifier) Events() <-chan string { return n.events }
 // Errors implements Source.
 func (n *Notifier) Errors() <-chan error { return n.errs }
 
-// Watch implements Source: it watches t's folders, and no others.
+// Watch implements Source: it watches t's folders, and no others. Given
+// the targets it watches already, it does nothing (so a caller may start
+// watching before Run, which calls Watch, and lose no event between).
 func (n *Notifier) Watch(t Targets) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.targets != nil && *n.targets == t {
+		return nil
+	}
+	n.targets = nil
 	for dir := range n.watched {
 		_ = n.w.Remove(dir) // a removed folder is no longer watched anyway
 		delete(n.watched, dir)
@@ -66,6 +73,7 @@ func (n *Notifier) Watch(t Targets) error {
 			return fmt.Errorf("watch the theme folder %s: %w", t.ThemeDir, err)
 		}
 	}
+	n.targets = &t
 	return nil
 }
 
