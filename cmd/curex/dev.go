@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +80,9 @@ func (d *devFlags) config(g *globals) (exporter.Config, error) {
 	}
 	if err := d.export.outputConfig(g, &c); err != nil {
 		return c, err
+	}
+	if !slices.Contains(c.Formats, "html") {
+		return c, usageErr(setting.Errorf(setting.Formats, "%q: curex dev previews the website: add html", strings.Join(c.Formats, ",")))
 	}
 	c.CacheDir = d.cacheDir
 	c.Generator = generator()

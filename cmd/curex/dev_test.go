@@ -354,3 +354,29 @@ func TestWatchRereadsConfiguration(t *testing.T) {
 		t.Error("a bad configuration replaced the last good site")
 	}
 }
+
+// TestDevUsage: settings dev cannot work with are refused before any
+// build, naming the setting (exit 2).
+func TestDevUsage(t *testing.T) {
+	cache := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no website", []string{"--formats", "json"}, "--formats"},
+		{"bucket output", []string{"--output", "s3://bucket/www"}, "--output"},
+		{"extra argument", []string{"site"}, "dev"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			args := append([]string{"dev", "--config", "", "--cache-dir", cache, "--addr", "127.0.0.1:0"}, tc.args...)
+			if code := run(context.Background(), args, &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d naming %s", code, errOut.String(), exitUsage, tc.want)
+			}
+			if strings.Contains(out.String(), "Serving") {
+				t.Errorf("served: %q", out.String())
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ func TestInject(t *testing.T) {
 		{"no head: before the body's end", "<p>x</p></body>", "<p>x</p>" + s + "</body>"},
 		{"neither: at the end", "<!doctype html><title>catalog</title>", "<!doctype html><title>catalog</title>" + s},
 		{"empty", "", s},
+		{"bytes that are not UTF-8 before the head's end", "\xb4\xf3</heAd>x", "\xb4\xf3" + s + "</heAd>x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := string(Inject([]byte(tc.page), s)); got != tc.want {
@@ -96,4 +97,40 @@ func TestServeInjects(t *testing.T) {
 	if rec.Body.String() != "<!doctype html><title>handbook</title>" || !strings.Contains(rec.Header().Get("Content-Security-Policy"), "script-src 'none'") {
 		t.Errorf("plain handbook: %q, policy %q", rec.Body.String(), rec.Header().Get("Content-Security-Policy"))
 	}
+}
+
+// FuzzInject: whatever the page, the snippet goes in once, before the
+// first </head> when there is one, and taking it out gives the page back.
+func FuzzInject(f *testing.F) {
+	for _, s := range []string{"", "<html><head></head><body></body></html>", "</HEAD></head>", "<p></body></body>", "\xff</he", "</head"} {
+		f.Add(s)
+	}
+	const snippet = "<script src=/.l/l.js></script>"
+	f.Fuzz(func(t *testing.T, page string) {
+		got := string(Inject([]byte(page), snippet))
+		if len(got) != len(page)+len(snippet) {
+			t.Fatalf("length %d, want %d", len(got), len(page)+len(snippet))
+		}
+		if !strings.Contains(got, snippet) {
+			t.Fatalf("snippet missing in %q", got)
+		}
+		i := strings.Index(asciiLower(page), "</head>")
+		if i >= 0 && got[i:i+len(snippet)] != snippet {
+			t.Fatalf("snippet not before the first </head> in %q", got)
+		}
+		if i >= 0 && got[:i]+got[i+len(snippet):] != page {
+			t.Fatalf("taking the snippet out does not give the page back")
+		}
+	})
+}
+
+// asciiLower lower-cases the ASCII letters of s alone.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -329,10 +329,18 @@ func (h *Handler) serveInjected(w http.ResponseWriter, r *http.Request, f fs.Fil
 }
 
 // Inject returns page with snippet inserted before its first </head>, or
-// its last </body> when it has no head, or at its end (case-insensitive,
-// as browsers read tags).
+// its last </body> when it has no head, or at its end (tags matched
+// case-insensitively, as browsers read them).
 func Inject(page []byte, snippet string) []byte {
-	lower := bytes.ToLower(page)
+	// ASCII letters only: a lower-cased copy the length of page, whatever
+	// bytes it holds, so its indexes are page's.
+	lower := make([]byte, len(page))
+	for i, c := range page {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
 	at := bytes.Index(lower, []byte("</head>"))
 	if at < 0 {
 		at = bytes.LastIndex(lower, []byte("</body>"))

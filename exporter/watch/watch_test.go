@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -207,4 +208,35 @@ func TestRunSourceErrors(t *testing.T) {
 	if err := Run(t.Context(), Options{Source: bad}); err == nil || err.Error() != "no such folder" {
 		t.Errorf("Run with an unwatchable target: %v", err)
 	}
+}
+
+// FuzzClassify: a path that classifies is the configuration file or a
+// file inside the theme folder, never a hidden one, and has one kind.
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"/t/node.html", "/t/assets/a.css", "/t/../t/i18n/es.json", "/t/.x", "/c/curex.yaml", "/t", "", "t/node.html", "/t/assets/../node.html"} {
+		f.Add(s)
+	}
+	tg := Targets{ThemeDir: "/t", ConfigFile: "/c/curex.yaml"}
+	f.Fuzz(func(t *testing.T, p string) {
+		k, ok := tg.Classify(p)
+		if !ok {
+			if k != 0 {
+				t.Fatalf("Classify(%q) = %v, false", p, k)
+			}
+			return
+		}
+		switch k {
+		case Config:
+			if filepath.Clean(p) != "/c/curex.yaml" {
+				t.Fatalf("Classify(%q) = configuration", p)
+			}
+		case Asset, Template, Words:
+			rel, err := filepath.Rel("/t", filepath.Clean(p))
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") || strings.HasPrefix(filepath.Base(filepath.Clean(p)), ".") {
+				t.Fatalf("Classify(%q) = %v outside the theme or hidden", p, k)
+			}
+		default:
+			t.Fatalf("Classify(%q) = %v, not one kind", p, k)
+		}
+	})
 }
