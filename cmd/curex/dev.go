@@ -100,6 +100,7 @@ type devSession struct {
 	c  exporter.Config
 }
 
+// runDev builds, serves and watches until ctx ends (Ctrl-C).
 func runDev(ctx context.Context, g *globals, cmd *cobra.Command, d *devFlags) error {
 	c, err := d.config(g)
 	if err != nil {
@@ -114,12 +115,18 @@ func runDev(ctx context.Context, g *globals, cmd *cobra.Command, d *devFlags) er
 			return usageErr(fmt.Errorf("configuration file: %w", err))
 		}
 	}
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
 	s := &devSession{g: g, cmd: cmd, live: live.New(), cfgFile: cfgFile, c: c}
 	defer s.live.Close()
 	if err := s.first(ctx); err != nil {
 		return err
 	}
-	n, err := watch.Notify(ctx)
+	wctx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	n, err := watch.Notify(wctx)
 	if err != nil {
 		return err
 	}
@@ -129,12 +136,7 @@ func runDev(ctx context.Context, g *globals, cmd *cobra.Command, d *devFlags) er
 	if err := n.Watch(targets); err != nil {
 		return usageErr(err)
 	}
-	log, err := g.logger()
-	if err != nil {
-		return err
-	}
 	watching := make(chan error, 1)
-	wctx, stopWatching := context.WithCancel(ctx)
 	go func() {
 		watching <- watch.Run(wctx, watch.Options{Targets: targets, Source: n, Rebuild: s.rebuild, Log: log})
 	}()
