@@ -123,7 +123,7 @@ needed from anyone.`,
 	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format: "+oneOf(logFormats()))
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "show only errors: no progress, no summary, logs at error level unless --log-level says otherwise")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpu-profile", "", "write a CPU profile of the command to this file (go tool pprof reads it)")
-	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newBuildCommand(g), newPublishCommand(g), newValidateCommand(g), newThemeCommand(g))
+	root.AddCommand(newVersionCommand(g), newSandboxCommand(g), newExportCommand(g), newPlanCommand(g), newWhoamiCommand(g), newDemoCommand(g), newServeCommand(g), newDevCommand(g), newBuildCommand(g), newPublishCommand(g), newValidateCommand(g), newThemeCommand(g))
 	setVersion(root)
 	strictCompletion(root)
 	return root

@@ -60,15 +60,23 @@ until interrupted (Ctrl-C).`,
 // widened to the publisher's script origins. When addr was not chosen by
 // the user and is busy, a free port is taken instead.
 func serveSite(ctx context.Context, g *globals, dir, addr string, chosen bool, origins []string) error {
-	log, err := g.logger()
-	if err != nil {
-		return err
-	}
 	h, err := serve.New(dir, serve.Options{ScriptOrigins: origins, Types: exporter.Formats().MediaTypes()})
 	if err != nil {
 		return usageErr(err) // a missing folder or one with no site in it
 	}
 	defer h.Close()
+	return listenAndServe(ctx, g, dir, addr, chosen, h, nil)
+}
+
+// listenAndServe serves h on addr (a free port on its interface when addr
+// was not chosen and is busy) until ctx ends, saying where; onShutdown,
+// when set, runs as the server shuts down (to end streams that would
+// keep it waiting).
+func listenAndServe(ctx context.Context, g *globals, dir, addr string, chosen bool, h http.Handler, onShutdown func()) error {
+	log, err := g.logger()
+	if err != nil {
+		return err
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil && !chosen && errors.Is(err, syscall.EADDRINUSE) {
@@ -79,6 +87,9 @@ func serveSite(ctx context.Context, g *globals, dir, addr string, chosen bool, o
 		return usageErr(fmt.Errorf("--addr %s: %w", addr, err))
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	if onShutdown != nil {
+		srv.RegisterOnShutdown(onShutdown)
+	}
 	fmt.Fprintf(g.stdout, "Serving %s at http://%s/ (Ctrl-C stops)\n", dir, ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

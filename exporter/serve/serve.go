@@ -15,10 +15,13 @@
 // are single self-contained files, may carry their own stylesheet; the
 // origins of the publisher's scripts, when New is given them, may serve
 // scripts and receive requests: SitePolicy), and
-// Cache-Control: no-cache so a rebuilt site shows at once.
+// Cache-Control: no-cache so a rebuilt site shows at once. For `curex
+// dev`, Options.Inject adds a snippet (the live-reload script, package
+// live) to the pages as they are sent, never to the files.
 package serve
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -97,6 +100,11 @@ const octetStream = "application/octet-stream"
 // the handbook's own <style> element, and no script.
 const handbookPolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'none'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
+// handbookLivePolicy is handbookPolicy for a handbook served with
+// Options.Inject: the injected script, from the site's origin, may run
+// and connect back to it; nothing else is allowed that was not.
+const handbookLivePolicy = "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
 // SitePolicy is the Content-Security-Policy of website pages: the site's
 // own scripts and styles only, images from the site, https and data:
 // URLs. The origins of the publisher's scripts (site_scripts, such as an
@@ -144,6 +152,12 @@ type Options struct {
 	// files of the formats a build writes (render.Registry.MediaTypes):
 	// an extension the fixed table lacks is sent its type from here.
 	Types map[string]string
+	// Inject is HTML that served pages get before their </head> (`curex
+	// dev`'s live-reload script, package live): only the bytes sent
+	// change, never the files. A page given it may load scripts from
+	// the site's origin and connect to it, a handbook too (whose own
+	// policy allows no script).
+	Inject string
 }
 
 // Handler serves one site folder.
@@ -154,6 +168,8 @@ type Handler struct {
 	sitePolicy string
 	// types are Options.Types.
 	types map[string]string
+	// inject is Options.Inject.
+	inject string
 }
 
 // New opens dir for serving, as o says. It fails with an error wrapping
@@ -172,7 +188,7 @@ func New(dir string, o Options) (*Handler, error) {
 		root.Close()
 		return nil, fmt.Errorf("serve %s: no %s: build a site there with curex export or curex build first: %w", dir, layout.Home, ErrNotSite)
 	}
-	return &Handler{root: root, fsys: root.FS(), sitePolicy: policy, types: o.Types}, nil
+	return &Handler{root: root, fsys: root.FS(), sitePolicy: policy, types: o.Types, inject: o.Inject}, nil
 }
 
 // Close releases the folder.
@@ -252,10 +268,17 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", h.contentType(name))
-	if path.Base(name) == layout.HandbookFile {
+	switch {
+	case path.Base(name) == layout.HandbookFile && h.inject != "":
+		hdr.Set("Content-Security-Policy", handbookLivePolicy)
+	case path.Base(name) == layout.HandbookFile:
 		hdr.Set("Content-Security-Policy", handbookPolicy)
-	} else {
+	default:
 		hdr.Set("Content-Security-Policy", h.sitePolicy)
+	}
+	if h.inject != "" && isHTML(name) {
+		h.serveInjected(w, r, f, name, fi, status)
+		return
 	}
 	if status == http.StatusOK {
 		rs, ok := f.(io.ReadSeeker)
@@ -268,4 +291,65 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 	if r.Method != http.MethodHead {
 		_, _ = io.Copy(w, f)
 	}
+}
+
+// isHTML tells whether name is served as an HTML page.
+func isHTML(name string) bool {
+	return strings.HasPrefix(ContentType(name), "text/html")
+}
+
+// maxInjected bounds the pages Options.Inject is put into; a larger one
+// is sent as it is.
+const maxInjected = 64 << 20
+
+// serveInjected sends the page f with h.inject before its </head> (before
+// </body> when it has no head, else at its end).
+func (h *Handler) serveInjected(w http.ResponseWriter, r *http.Request, f fs.File, name string, fi fs.FileInfo, status int) {
+	if fi.Size() > maxInjected {
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead {
+			_, _ = io.Copy(w, f)
+		}
+		return
+	}
+	page, err := io.ReadAll(f)
+	if err != nil {
+		http.Error(w, "500 internal server error", http.StatusInternalServerError)
+		return
+	}
+	page = Inject(page, h.inject)
+	if status == http.StatusOK {
+		http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(page))
+		return
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(page)
+	}
+}
+
+// Inject returns page with snippet inserted before its first </head>, or
+// its last </body> when it has no head, or at its end (tags matched
+// case-insensitively, as browsers read them).
+func Inject(page []byte, snippet string) []byte {
+	// ASCII letters only: a lower-cased copy the length of page, whatever
+	// bytes it holds, so its indexes are page's.
+	lower := make([]byte, len(page))
+	for i, c := range page {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	at := bytes.Index(lower, []byte("</head>"))
+	if at < 0 {
+		at = bytes.LastIndex(lower, []byte("</body>"))
+	}
+	if at < 0 {
+		at = len(page)
+	}
+	out := make([]byte, 0, len(page)+len(snippet))
+	out = append(out, page[:at]...)
+	out = append(out, snippet...)
+	return append(out, page[at:]...)
 }
