@@ -168,8 +168,9 @@
         src.ranked = {};
         (h.rank || []).forEach(function (i) { src.ranked[i] = true; });
         src.body = (h.body || []).map(function (file) { return { file: file, ready: false }; });
-        src.nodes = h.nodes.map(function (r) {
-          return { title: r[0], type: r[1], path: r[2], lang: r[3] || "", t: norm(r[0]), ty: norm(r[1]), fields: null, text: "", rtext: "" };
+        var types = h.types || [], typeOf = h.type_of || [];
+        src.nodes = h.nodes.map(function (r, i) {
+          return { title: r[0], type: r[1], kind: types[typeOf[i]] || r[1], path: r[2], lang: r[3] || "", t: norm(r[0]), ty: norm(r[1]), fields: null, text: "", rtext: "" };
         });
       }
       then();
@@ -224,7 +225,7 @@
 
   // The weights of a term by where it is found, and by how: its stem,
   // a word it begins, a word one edit away.
-  var classWeight = [0, 2, 6, 10], exact = 1, prefix = 0.6, typo = 0.4;
+  var classWeight = [0, 2, 6, 10], exact = 1, near = 0.8, prefix = 0.6, typo = 0.4;
 
   // matchWord returns, for word w of a query, the best weight of each
   // node of src that holds it (by node index), from the source's terms.
@@ -237,6 +238,7 @@
     T.surf.forEach(function (p) {
       var s = p[0];
       if (w.length >= 2 && s.length > w.length && s.lastIndexOf(w, 0) === 0) { take(p[1], prefix); }
+      else if (s === p[1] && nearStem(st, s)) { take(s, near); }
       else if (long && s.length >= 4 && (edit1(w, s) || edit1(st, s))) { take(p[1], typo); }
     });
     Object.keys(stems).forEach(function (k) {
@@ -247,6 +249,16 @@
       }
     });
     return best;
+  }
+
+  // nearStem tells whether stems a and b differ only by one or two
+  // letters at the end, one the other's start, from four letters on: a
+  // word and its derivation the stemmer left apart ("substitut",
+  // "substitu").
+  function nearStem(a, b) {
+    if (a === b) { return false; }
+    var short = a.length < b.length ? a : b, long = a.length < b.length ? b : a;
+    return short.length >= 4 && long.length - short.length <= 2 && long.lastIndexOf(short, 0) === 0;
   }
 
   // wordStart tells whether t is found in s at the start of a word.
@@ -273,11 +285,11 @@
           v = m[i] || 0;
         }
         at = wordStart(n.t, t.text);
-        if (at >= 0) { v = Math.max(v, at === 0 ? 15 : 10); }
+        if (at >= 0) { v = Math.max(v, at === 0 ? 12 : 10); }
         if (!v && wordStart(n.ty, t.text) >= 0) { v = 3; }
       } else {
         at = n.t.indexOf(t.text);
-        if (at >= 0) { v = at === 0 ? 15 : 10; }
+        if (at >= 0) { v = at === 0 ? 12 : 10; }
         else if (n.rtext.indexOf(t.text) >= 0) { v = 6; }
         else if (n.ty.indexOf(t.text) >= 0) { v = 3; }
         else if (n.text.indexOf(t.text) >= 0) { v = 2; }
@@ -409,7 +421,7 @@
   function facet(h, name) {
     if (name === "variant") { return h.src.variant; }
     if (name === "language") { return h.src.language; }
-    return h.n.type;
+    return h.n.kind;
   }
 
   // groups sorts q's hits and gathers those of one lesson in several
@@ -533,7 +545,7 @@
           var st = stem(src.stem, t.text), w = t.text;
           src.terms.surf.forEach(function (p) {
             var x = p[0];
-            if (p[1] === st || x.lastIndexOf(w, 0) === 0 || Array.from(w).length >= 5 && (edit1(w, x) || edit1(st, x))) { m[x] = true; }
+            if (p[1] === st || nearStem(st, p[1]) || x.lastIndexOf(w, 0) === 0 || Array.from(w).length >= 5 && (edit1(w, x) || edit1(st, x))) { m[x] = true; }
           });
         });
       });

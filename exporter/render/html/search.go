@@ -64,6 +64,10 @@ type searchHead struct {
 	Labels []string `json:"labels"`
 	// Body names the chunk files, relative to the head's folder.
 	Body []string `json:"body"`
+	// Types are the node types' names (unnumbered: "Lesson"), and TypeOf
+	// the index in Types of each node's: what the type filter offers.
+	Types  []string `json:"types"`
+	TypeOf []int    `json:"type_of"`
 	// Terms names the terms file (searchTerms), relative to the head's
 	// folder; Stem is the language of its stemmer (terms.Language), ""
 	// when the words are not stemmed.
@@ -221,11 +225,12 @@ type searchFiles struct {
 // stems).
 func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes int, st *terms.Stemmer) (*searchFiles, error) {
 	entries := make([]searchEntry, 0, len(flat))
-	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, Terms: layout.SearchTermsFile}
+	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, Terms: layout.SearchTermsFile,
+		Types: []string{}, TypeOf: make([]int, 0, len(flat))}
 	if st != nil {
 		head.Stem = st.Language()
 	}
-	labels := map[string]int{}
+	labels, types := map[string]int{}, map[string]int{}
 	ranked := map[int]bool{}
 	ix := newTermIndex(st)
 	var chunks []searchChunk
@@ -242,6 +247,17 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 			row = append(row, lang)
 		}
 		head.Nodes = append(head.Nodes, row)
+		tn := strings.TrimSpace(n.NodeType.DisplayName)
+		if tn == "" {
+			tn = n.Label()
+		}
+		ti, ok := types[tn]
+		if !ok {
+			ti = len(head.Types)
+			types[tn] = ti
+			head.Types = append(head.Types, tn)
+		}
+		head.TypeOf = append(head.TypeOf, ti)
 		ix.add(i, classTitle, n.Title)
 		if cur == nil || size >= chunkBytes {
 			chunks = append(chunks, searchChunk{First: i})
