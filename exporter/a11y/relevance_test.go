@@ -163,3 +163,38 @@ func TestSearchRelevance(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchInflectionsFindTheSame: issue 27 part 2. "solving equation"
+// found 7 lessons where "solve equations" found 11, and in Arabic
+// "معادلة" missed "المعادلات": words were strings. Now the forms of a word
+// share its stem and find the same nodes.
+func TestSearchInflectionsFindTheSame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exports the sample site and runs a browser")
+	}
+	b := launch(t)
+	site := exportSample(t, "html")
+	for _, tc := range []struct {
+		page string
+		a, b string
+	}{
+		{"algebra-1/base/en/index.html", "solving equation", "solve equations"},
+		{"algebra-1/base/en/index.html", "graphs", "graphing"},
+		{"algebra-1/base/ar/index.html", "معادلة", "المعادلات"},
+		{"algebra-1/base/es/index.html", "ecuacion", "ecuaciones"},
+	} {
+		got := runQueries(t, b, site, tc.page, []string{tc.a, tc.b})
+		hrefs := func(rs []result) []string {
+			var out []string
+			for _, r := range rs {
+				out = append(out, r.Href)
+			}
+			slices.Sort(out)
+			return out
+		}
+		ha, hb := hrefs(got[tc.a]), hrefs(got[tc.b])
+		if len(ha) == 0 || !slices.Equal(ha, hb) {
+			t.Errorf("%s: %q finds %d nodes, %q %d; want the same, some\n%q\n%q", tc.page, tc.a, len(ha), tc.b, len(hb), ha, hb)
+		}
+	}
+}

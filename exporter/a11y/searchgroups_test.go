@@ -94,6 +94,16 @@ func searchSteps(t *testing.T, b *chrome.Browser, u, q string, steps []map[strin
 	return out
 }
 
+// localeAndNode is the locale folder and node of a result's page
+// ("algebra-1/texas/es/alg-u1/index.html" → "es alg-u1").
+func localeAndNode(href string) string {
+	parts := strings.Split(strings.TrimSuffix(href, "/index.html"), "/")
+	if len(parts) < 2 {
+		return href
+	}
+	return parts[len(parts)-2] + " " + parts[len(parts)-1]
+}
+
 // TestSearchGroupsVariants: issue 27 part 3. On the landing page of
 // Algebra 1, "slope" found its lesson once per variant (the base, Texas,
 // Houston, California: four identical hits); now one result leads, the
@@ -108,8 +118,7 @@ func TestSearchGroupsVariants(t *testing.T) {
 	seen := map[string]bool{}
 	var lesson *int
 	for i, r := range got.Results {
-		seg := strings.TrimSuffix(r.Href, "/index.html")
-		seg = r.Lang + " " + seg[strings.LastIndex(seg, "/")+1:]
+		seg := localeAndNode(r.Href)
 		if seen[seg] {
 			t.Errorf("%s appears twice", seg)
 		}
@@ -145,13 +154,13 @@ func TestSearchFilters(t *testing.T) {
 	steps := []map[string]string{
 		{},
 		{"variant": "Texas"},
-		{"variant": "", "language": "Español"},
+		{"variant": "", "language": "日本語"},
 		{"language": "", "type": "Lesson"},
 		{"type": ""},
 	}
 	got := searchSteps(t, b, fileURL(site, "algebra-1/index.html"), "slope", steps)
 	all := got[0]
-	for name, want := range map[string][]string{"variant": {"Texas", "Houston ISD", "California"}, "language": {"English", "Español"}, "type": {"Lesson", "Unit"}} {
+	for name, want := range map[string][]string{"variant": {"Texas", "Houston ISD", "California"}, "language": {"English", "日本語"}, "type": {"Lesson", "Unit"}} {
 		for _, w := range want {
 			if !slices.Contains(all.Filters[name], w) {
 				t.Errorf("filter %s offers %q, want %q among them", name, all.Filters[name], w)
@@ -176,13 +185,73 @@ func TestSearchFilters(t *testing.T) {
 	check(1, "variant Texas", func(r typedResult) bool {
 		return strings.Contains(r.From, "Texas") && len(r.Also) == 0
 	})
-	check(2, "language Español", func(r typedResult) bool {
-		return r.Lang == "es"
+	check(2, "language 日本語", func(r typedResult) bool {
+		return strings.HasPrefix(localeAndNode(r.Href), "ja ")
 	})
 	check(3, "type Lesson", func(r typedResult) bool {
 		return strings.HasPrefix(r.Type, "Lesson")
 	})
 	if len(got[4].Results) != len(all.Results) {
 		t.Errorf("all types again: %d results, want %d", len(got[4].Results), len(all.Results))
+	}
+}
+
+// TestSearchResultsAccessibility runs axe-core on pages whose search box
+// shows its results (grouped variants, the filters, marks from stems and
+// typos), once every index is in: no serious or critical violation.
+func TestSearchResultsAccessibility(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exports the sample site and runs a browser")
+	}
+	axe := axeSource(t)
+	b := launch(t)
+	site := exportSample(t, "html")
+	opts, err := json.Marshal(map[string]any{"resultTypes": []string{"violations"}, "runOnly": map[string]any{"type": "tag", "values": tags}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ page, q string }{
+		{"algebra-1/index.html", "slope"},
+		{"index.html", "equasions"},
+		{"algebra-1/base/en/alg-u1-l1/index.html", "solving"},
+		{"algebra-1/base/ar/index.html", "المعادلات"},
+	} {
+		t.Run(tc.page, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			arg, err := json.Marshal(tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type violation struct {
+				ID, Impact string
+				Nodes      []string
+			}
+			var vs []violation
+			err = b.Run(ctx, fileURL(site, tc.page), func(tab context.Context) error {
+				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#search-q"), tc.q)); err != nil {
+					return err
+				}
+				done := `(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === ` + string(arg) + ` && o.querySelector("li") !== null })()`
+				if _, err := chromedp.Run(tab, chromedp.Poll[bool](done)); err != nil {
+					return err
+				}
+				if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](string(axe)+"\n;typeof axe === 'object'")); err != nil {
+					return err
+				}
+				vs, err = chromedp.Run(tab, chromedp.Evaluate[[]violation](`(async () => (await axe.run(document, `+string(opts)+`)).violations.map(v => ({ID: v.id, Impact: v.impact || "", Nodes: v.nodes.map(n => n.html)})))()`, chromedp.EvalAwaitPromise))
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vs {
+				if v.Impact == "serious" || v.Impact == "critical" {
+					t.Errorf("%s (%s): %q", v.ID, v.Impact, v.Nodes)
+				} else {
+					t.Logf("%s (%s): %q", v.ID, v.Impact, v.Nodes)
+				}
+			}
+		})
 	}
 }
