@@ -79,7 +79,7 @@ const (
 	// the search box loads with a <script> element when a query is typed.
 	SearchTermsFile = "search-terms.js"
 	// StemmerDir is the folder, under Assets, of the stemmers the search
-	// box runs on a query's words (stem/<language>.js).
+	// box runs on a query's words (stem/<language>.<hash>.js).
 	StemmerDir = "stem"
 	// TreeFile is the JSON bundle.
 	TreeFile = "tree.json"
@@ -159,9 +159,10 @@ func SearchBody(e model.Export, i int) string { return e.Dir() + "/" + SearchBod
 // SearchTerms is the export's search terms, a script.
 func SearchTerms(e model.Export) string { return e.Dir() + "/" + SearchTermsFile }
 
-// Stemmer is the stemmer of a language (a terms.Language code) as the
-// search box loads it: assets/stem/<lang>.js.
-func Stemmer(lang string) string { return Assets + "/" + StemmerDir + "/" + lang + ".js" }
+// Stemmer is the path of a stemmer's script named file (its language
+// and a content hash: "en.1a2b3c4d.js") as the search box loads it:
+// assets/stem/<file>.
+func Stemmer(file string) string { return Assets + "/" + StemmerDir + "/" + file }
 
 // BundleDir is the folder of the export's bundles: bundles/curriculum/variant/locale.
 func BundleDir(e model.Export) string { return BundlesRoot + "/" + e.Dir() }

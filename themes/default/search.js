@@ -8,7 +8,7 @@
 // and chunks of text (search-body-N.js: every text attribute), loaded when
 // a query is typed, and its terms (search-terms.js: every word's stem with
 // the nodes and fields that hold it), with the stemmer of its language
-// (assets/stem/<lang>.js, the same Snowball program the build stemmed the
+// (assets/stem/<lang>.<hash>.js, the same Snowball program the build stemmed the
 // index with). A box may search several variants × locales (catalog and
 // landing pages): their indexes load one after another, the reader's
 // languages first (the page's, then the browser's), and results show as
@@ -26,10 +26,6 @@
 // body text.
 (function () {
   "use strict";
-
-  // The stemmers are beside this script: assets/stem/<lang>.js.
-  var me = document.currentScript && document.currentScript.src;
-  var stemBase = me ? me.replace(/[^\/]*$/, "") + "stem/" : "";
 
   var form = document.querySelector("form.search");
   if (!form) { return; }
@@ -164,7 +160,8 @@
         var h = (window.curexSearch || {})[src.key] || { nodes: [], labels: [], body: [] };
         src.labels = h.labels || [];
         src.termsFile = h.terms || "";
-        src.stem = h.stem || "";
+        src.stem = h.stem_file ? h.stem || "" : "";
+        src.stemFile = h.stem_file || "";
         src.ranked = {};
         (h.rank || []).forEach(function (i) { src.ranked[i] = true; });
         src.body = (h.body || []).map(function (file) { return { file: file, ready: false }; });
@@ -220,7 +217,7 @@
       then();
     }
     script(src.base + src.termsFile, done);
-    if (src.stem) { script(stemBase + src.stem + ".js", done); }
+    if (src.stem) { script(src.base + src.stemFile, done); }
   }
 
   // The weights of a term by where it is found, and by how: its stem,

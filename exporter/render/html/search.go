@@ -73,6 +73,9 @@ type searchHead struct {
 	// when the words are not stemmed.
 	Terms string `json:"terms"`
 	Stem  string `json:"stem,omitempty"`
+	// StemFile is the stemmer's script (stemmerAsset), relative to the
+	// head's folder.
+	StemFile string `json:"stem_file,omitempty"`
 	// Rank are the indexes in Labels of the fields ranked above body
 	// text: objectives, standards, vocabulary.
 	Rank []int `json:"rank,omitempty"`
@@ -229,6 +232,7 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		Types: []string{}, TypeOf: make([]int, 0, len(flat))}
 	if st != nil {
 		head.Stem = st.Language()
+		head.StemFile = rel(toc, stemmerAsset(head.Stem))
 	}
 	labels, types := map[string]int{}, map[string]int{}
 	ranked := map[int]bool{}
@@ -462,6 +466,14 @@ func searchAcross(w Writer, p *Page, path string, curricula []*Curriculum, m i18
 	return &SearchBox{Action: p.Href(p.Path), Across: true, Script: p.Href(path), ScriptKey: path}, nil
 }
 
+// stemmerAsset is the path of the stemmer of lang (a terms.Language
+// code) in the site: assets/stem/<lang>.<hash>.js, named by its content
+// like the theme's assets, so that it can be cached for good.
+func stemmerAsset(lang string) string {
+	js, _ := terms.Script(lang)
+	return layout.Stemmer(hashed(lang+".js", js))
+}
+
 // writeStemmers writes the stemmer of each language the site's curricula
 // are exported in (layout.Stemmer), for the search box to stem a query
 // as the index was stemmed.
@@ -475,7 +487,7 @@ func writeStemmers(w Writer, site *Site) error {
 			}
 			done[lang] = true
 			js, _ := terms.Script(lang)
-			if err := w.Write(layout.Stemmer(lang), js); err != nil {
+			if err := w.Write(stemmerAsset(lang), js); err != nil {
 				return err
 			}
 		}
