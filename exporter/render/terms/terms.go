@@ -34,7 +34,7 @@ import (
 var stemmerFS embed.FS
 
 // aliases are language codes whose stemmer is another code's.
-var aliases = map[string]string{"nb": "no", "nn": "no", "iw": "he", "in": "id", "fil": "tl"}
+var aliases = map[string]string{"nb": "no", "nn": "no", "in": "id"}
 
 // Language returns the stemmer's language for a BCP 47 code ("es-MX" →
 // "es", "nb" → "no"), or "" when no stemmer covers it (Chinese, Japanese,
@@ -79,8 +79,8 @@ func Script(lang string) (js []byte, ok bool) {
 	return b, err == nil
 }
 
-// marks are the combining marks Fold removes: Latin diacritics and the
-// Arabic harakat, as in search.js.
+// isFoldedMark reports whether Fold removes r: a combining mark of
+// Latin diacritics or an Arabic haraka, as search.js's norm does.
 func isFoldedMark(r rune) bool {
 	return r >= 0x300 && r <= 0x36f || r >= 0x64b && r <= 0x65f || r == 0x670
 }
