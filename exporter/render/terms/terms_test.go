@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -219,6 +220,38 @@ func TestStemmersMatchBrowser(t *testing.T) {
 			if i >= len(got[lang]) || got[lang][i] != want {
 				t.Errorf("%s: %q: goja %q, Chromium %q", lang, w, want, got[lang])
 			}
+		}
+	}
+}
+
+// TestStemmersConcurrent: trees render side by side and share one
+// Stemmers; For and Stem are safe to call at once (run with -race).
+func TestStemmersConcurrent(t *testing.T) {
+	t.Parallel()
+	s := NewStemmers()
+	es, err := NewStemmers().For("es")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantES := es.Stem("equations")
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := range got {
+		wg.Go(func() {
+			st, err := s.For([]string{"en", "es"}[i%2])
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for range 50 {
+				got[i] = st.Stem("equations")
+			}
+		})
+	}
+	wg.Wait()
+	for i, g := range got {
+		if want := []string{"equat", wantES}[i%2]; g != want {
+			t.Errorf("goroutine %d: %q, want %q", i, g, want)
 		}
 	}
 }
