@@ -59,7 +59,7 @@ APT_PACKAGES += epubcheck calibre
 APT_PACKAGES += libxml2-utils
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -180,6 +180,10 @@ fuzz-corpus:
 ## vendor-temml: fetch Temml (TeX to MathML) from npm into exporter/render/mathml/temml/, checking its SHA-256 (the build never needs npm)
 vendor-temml:
 	.ci/vendor-temml.sh
+
+## vendor-stemmers: fetch the Snowball stemmers (@orama/stemmers) from npm into exporter/render/terms/stemmers/, checking its SHA-256 (the build never needs npm)
+vendor-stemmers:
+	.ci/vendor-stemmers.sh
 
 ## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler
 screenshots: tools

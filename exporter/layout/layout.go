@@ -74,6 +74,13 @@ const (
 	// text (search-body-0.js, search-body-1.js, ...), which the search box
 	// loads with <script> elements once a query needs more than titles.
 	SearchBodyPrefix = "search-body-"
+	// SearchTermsFile is the search index's terms (stems and the words
+	// they stand for, each with the nodes and fields that hold it), which
+	// the search box loads with a <script> element when a query is typed.
+	SearchTermsFile = "search-terms.js"
+	// StemmerDir is the folder, under Assets, of the stemmers the search
+	// box runs on a query's words (stem/<language>.<hash>.js).
+	StemmerDir = "stem"
 	// TreeFile is the JSON bundle.
 	TreeFile = "tree.json"
 	// ChangesFile is the history of changes.
@@ -148,6 +155,14 @@ func SearchBodyFile(i int) string { return SearchBodyPrefix + strconv.Itoa(i) + 
 
 // SearchBody is chunk i of the export's search text, a script.
 func SearchBody(e model.Export, i int) string { return e.Dir() + "/" + SearchBodyFile(i) }
+
+// SearchTerms is the export's search terms, a script.
+func SearchTerms(e model.Export) string { return e.Dir() + "/" + SearchTermsFile }
+
+// Stemmer is the path of a stemmer's script named file (its language
+// and a content hash: "en.1a2b3c4d.js") as the search box loads it:
+// assets/stem/<file>.
+func Stemmer(file string) string { return Assets + "/" + StemmerDir + "/" + file }
 
 // BundleDir is the folder of the export's bundles: bundles/curriculum/variant/locale.
 func BundleDir(e model.Export) string { return BundlesRoot + "/" + e.Dir() }

@@ -25,6 +25,8 @@ func TestHeadersPerKind(t *testing.T) {
 		{"algebra-1/base/en/search.json", "application/json", CacheShort, true},
 		{"algebra-1/base/en/search-index.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/base/en/search-body-3.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"algebra-1/base/en/search-terms.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"assets/stem/en.js", "text/javascript; charset=utf-8", CacheDefault, true}, // no hash: may change
 		{"search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"bundles/algebra-1/base/en/tree.json", "application/json", CacheDefault, true},

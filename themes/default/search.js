@@ -6,10 +6,24 @@
 // not allowed from file://. Each variant × locale has a small head
 // (search-index.js: titles, types, paths), searched as soon as it is in,
 // and chunks of text (search-body-N.js: every text attribute), loaded when
-// a query is typed. A box may search several variants × locales (catalog
-// and landing pages): their indexes load one after another, the reader's
+// a query is typed, and its terms (search-terms.js: every word's stem with
+// the nodes and fields that hold it), with the stemmer of its language
+// (assets/stem/<lang>.<hash>.js, the same Snowball program the build stemmed the
+// index with). A box may search several variants × locales (catalog and
+// landing pages): their indexes load one after another, the reader's
 // languages first (the page's, then the browser's), and results show as
-// each arrives.
+// each arrives; one lesson found in several variants is one result that
+// lists them, and the results can be narrowed by variant, language and
+// type.
+//
+// A word of a query matches the index's words with the same stem
+// ("solving" finds "solve" and "solves"), the words it begins (as it is
+// typed), and, from five letters on, the words one edit away ("equasion"
+// finds "equation"). A term with no word boundaries inside (Chinese,
+// Japanese) or with punctuation in it (a standard's code) is found as a
+// substring of the text. A term in a title counts most, then in the
+// objectives, standards and vocabulary, then in the type, then in the
+// body text.
 (function () {
   "use strict";
 
@@ -28,6 +42,40 @@
     if (ascii.test(s)) { return s.toLowerCase(); }
     if (s.normalize) { s = s.normalize("NFKD").replace(marks, "").normalize("NFC"); }
     return s.toLowerCase();
+  }
+
+  // words cuts folded text into words as the index's builder does
+  // (terms.Words): runs of letters, marks and numbers, less those with a
+  // Chinese, Japanese or Korean character.
+  var wordRe = /[\p{L}\p{M}\p{N}]+/gu;
+  var cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+  var digit = /\p{N}/u;
+  function words(f) {
+    return (f.match(wordRe) || []).filter(function (w) { return !cjk.test(w); });
+  }
+
+  // stem is the stem of a folded word in lang, by the stemmer the index
+  // was built with (terms.Stemmer.Stem): words with a digit or of fewer
+  // than three letters are their own.
+  function stem(lang, w) {
+    var fn = lang && window.curexStem && window.curexStem[lang];
+    if (!fn || digit.test(w) || Array.from(w).length < 3) { return w; }
+    try { return fn(w) || w; } catch (e) { return w; }
+  }
+
+  // edit1 tells whether a and b are at most one edit apart: a letter
+  // added, removed, changed, or two neighbours swapped.
+  function edit1(a, b) {
+    if (a === b) { return true; }
+    var la = a.length, lb = b.length;
+    if (la - lb > 1 || lb - la > 1) { return false; }
+    var i = 0;
+    while (i < la && i < lb && a[i] === b[i]) { i++; }
+    if (la === lb) {
+      return a.slice(i + 1) === b.slice(i + 1) ||
+        a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
   }
 
   // fold is norm with a map from each folded character back to its
@@ -85,7 +133,8 @@
     list.forEach(function (d) {
       sources.push({
         key: d.key, index: d.index, base: d.base || "", lang: d.lang || "", from: d.from || "",
-        order: sources.length, rank: langRank(d.lang), nodes: null, labels: [], body: []
+        variant: d.variant || "", language: d.language || "",
+        order: sources.length, rank: langRank(d.lang), nodes: null, labels: [], body: [], terms: null
       });
     });
     sources.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
@@ -110,9 +159,15 @@
       if (!src.nodes) {
         var h = (window.curexSearch || {})[src.key] || { nodes: [], labels: [], body: [] };
         src.labels = h.labels || [];
+        src.termsFile = h.terms || "";
+        src.stem = h.stem_file ? h.stem || "" : "";
+        src.stemFile = h.stem_file || "";
+        src.ranked = {};
+        (h.rank || []).forEach(function (i) { src.ranked[i] = true; });
         src.body = (h.body || []).map(function (file) { return { file: file, ready: false }; });
-        src.nodes = h.nodes.map(function (r) {
-          return { title: r[0], type: r[1], path: r[2], lang: r[3] || "", t: norm(r[0]), ty: norm(r[1]), fields: null, text: "" };
+        var types = h.types || [], typeOf = h.type_of || [];
+        src.nodes = h.nodes.map(function (r, i) {
+          return { title: r[0], type: r[1], kind: types[typeOf[i]] || r[1], path: r[2], lang: r[3] || "", t: norm(r[0]), ty: norm(r[1]), fields: null, text: "", rtext: "" };
         });
       }
       then();
@@ -131,27 +186,113 @@
           var n = src.nodes[data.first + k];
           if (!n) { return; }
           n.fields = [];
+          var body = [], ranked = [];
           for (var i = 0; i + 1 < row.length; i += 2) {
             n.fields.push({ label: src.labels[row[i]] || "", text: String(row[i + 1]) });
+            (src.ranked[row[i]] ? ranked : body).push(String(row[i + 1]));
           }
-          n.text = norm(n.fields.map(function (f) { return f.text; }).join("\n"));
+          n.text = norm(body.join("\n"));
+          n.rtext = norm(ranked.join("\n"));
         });
       }
       then(data.first, data.nodes.length);
     });
   }
 
-  // score is a node's rank for terms, 0 when a term is missing: a term in
-  // the title counts most (more at its start), then in the type, then in
-  // any other field, once the node's fields are in.
-  function score(n, terms) {
-    var s = 0;
-    for (var i = 0; i < terms.length; i++) {
-      var t = terms[i], at = n.t.indexOf(t);
-      if (at >= 0) { s += at === 0 ? 15 : 10; continue; }
-      if (n.ty.indexOf(t) >= 0) { s += 3; continue; }
-      if (n.text.indexOf(t) >= 0) { s += 1; continue; }
-      return 0;
+  // loadTerms loads a source's terms and the stemmer of its language.
+  function loadTerms(src, then) {
+    if (src.terms || !src.termsFile) { then(); return; }
+    var left = src.stem ? 2 : 1;
+    function done() {
+      if (--left) { return; }
+      if (!src.terms) {
+        var d = (window.curexSearchTerms || {})[src.key] || {};
+        var t = d.terms || {}, w = d.words || {}, surf = [];
+        Object.keys(t).forEach(function (k) {
+          surf.push([k, k]);
+          if (w[k]) { w[k].split(" ").forEach(function (s) { surf.push([s, k]); }); }
+        });
+        src.terms = { posts: t, surf: surf };
+      }
+      then();
+    }
+    script(src.base + src.termsFile, done);
+    if (src.stem) { script(src.base + src.stemFile, done); }
+  }
+
+  // The weights of a term by where it is found, and by how: its stem,
+  // a word it begins, a word one edit away.
+  var classWeight = [0, 2, 6, 10], exact = 1, near = 0.8, prefix = 0.6, typo = 0.4;
+
+  // matchWord returns, for word w of a query, the best weight of each
+  // node of src that holds it (by node index), from the source's terms.
+  function matchWord(src, w) {
+    var best = {}, T = src.terms, st = stem(src.stem, w), stems = {};
+    function take(k, quality) { if (!stems[k] || stems[k] < quality) { stems[k] = quality; } }
+    if (T.posts[st]) { take(st, exact); }
+    if (T.posts[w]) { take(w, exact); }
+    var long = Array.from(w).length >= 5;
+    T.surf.forEach(function (p) {
+      var s = p[0];
+      if (w.length >= 2 && s.length > w.length && s.lastIndexOf(w, 0) === 0) { take(p[1], prefix); }
+      else if (s === p[1] && nearStem(st, s)) { take(s, near); }
+      else if (long && s.length >= 4 && (edit1(w, s) || edit1(st, s))) { take(p[1], typo); }
+    });
+    Object.keys(stems).forEach(function (k) {
+      var q = stems[k], posts = T.posts[k];
+      for (var i = 0; i < posts.length; i++) {
+        var node = posts[i] >> 2, v = classWeight[posts[i] & 3] * q;
+        if (!best[node] || best[node] < v) { best[node] = v; }
+      }
+    });
+    return best;
+  }
+
+  // nearStem tells whether stems a and b differ only by one or two
+  // letters at the end, one the other's start, from four letters on: a
+  // word and its derivation the stemmer left apart ("substitut",
+  // "substitu").
+  function nearStem(a, b) {
+    if (a === b) { return false; }
+    var short = a.length < b.length ? a : b, long = a.length < b.length ? b : a;
+    return short.length >= 4 && long.length - short.length <= 2 && long.lastIndexOf(short, 0) === 0;
+  }
+
+  // wordStart tells whether t is found in s at the start of a word.
+  function wordStart(s, t) {
+    for (var at = s.indexOf(t); at >= 0; at = s.indexOf(t, at + 1)) {
+      if (at === 0 || !/[\p{L}\p{M}\p{N}]/u.test(s[at - 1])) { return at; }
+    }
+    return -1;
+  }
+
+  // score is node i of src's rank for query q, 0 when a term is missing:
+  // each term's best weight, summed. A word is looked up in the terms
+  // (once they are in) and at the start of a title's or type's words; a
+  // substring term (Chinese, Japanese, a code) in every field once the
+  // node's fields are in.
+  function score(q, src, i) {
+    var n = src.nodes[i], s = 0;
+    for (var k = 0; k < q.terms.length; k++) {
+      var t = q.terms[k], v = 0, at;
+      if (t.word) {
+        if (src.terms) {
+          var m = q.matched[src.key + " " + k];
+          if (!m) { m = q.matched[src.key + " " + k] = matchWord(src, t.text); }
+          v = m[i] || 0;
+        }
+        at = wordStart(n.t, t.text);
+        if (at >= 0) { v = Math.max(v, at === 0 ? 12 : 10); }
+        if (!v && wordStart(n.ty, t.text) >= 0) { v = 3; }
+      } else {
+        at = n.t.indexOf(t.text);
+        if (at >= 0) { v = at === 0 ? 12 : 10; }
+        else if (n.rtext.indexOf(t.text) >= 0) { v = 6; }
+        else if (n.ty.indexOf(t.text) >= 0) { v = 3; }
+        else if (n.text.indexOf(t.text) >= 0) { v = 2; }
+      }
+      if (!v) { return 0; }
+      s += v;
     }
     return s;
   }
@@ -234,26 +375,102 @@
   // index it searches is in. A newer query makes an older one stale.
   var current = null;
 
-  function show(q) {
-    var hits = q.hits.slice();
+  // The filters: by variant and language (boxes that search several
+  // variants × locales) and by type, each a <select> that offers the
+  // values the results hold. "" is every value.
+  var filters = el("div", "search__filters"), filter = { variant: "", language: "", type: "" }, selects = {};
+  filters.hidden = true;
+  out.insertBefore(filters, list);
+  ["variant", "language", "type"].forEach(function (name) {
+    var label = el("label", "search__filter"), sel = el("select");
+    label.appendChild(document.createTextNode((form.dataset[name] || name) + " "));
+    label.appendChild(sel);
+    label.hidden = true;
+    sel.addEventListener("change", function () {
+      filter[name] = sel.value;
+      if (current) { show(current); }
+    });
+    filters.appendChild(label);
+    selects[name] = sel;
+  });
+
+  // fillFilter offers the values of one filter (hidden with fewer than
+  // two), keeping the one chosen.
+  function fillFilter(name, values) {
+    var sel = selects[name], keep = filter[name];
+    if (keep && values.indexOf(keep) < 0) { values.push(keep); }
+    values.sort();
+    var want = [""].concat(values).join("\n");
+    if (sel.dataset.values !== want) {
+      sel.dataset.values = want;
+      sel.textContent = "";
+      [""].concat(values).forEach(function (v) {
+        var o = el("option", "", v || form.dataset.all || "*");
+        o.value = v;
+        sel.appendChild(o);
+      });
+      sel.value = keep;
+    }
+    sel.parentNode.hidden = values.length < 2;
+  }
+
+  // facet is a hit's value for a filter.
+  function facet(h, name) {
+    if (name === "variant") { return h.src.variant; }
+    if (name === "language") { return h.src.language; }
+    return h.n.kind;
+  }
+
+  // groups sorts q's hits and gathers those of one lesson in several
+  // variants (the same curriculum, language and page) into one group,
+  // led by its best hit.
+  function groups(q, hits) {
     hits.sort(function (a, b) {
       return a.src.rank - b.src.rank || b.score - a.score || a.src.order - b.src.order || a.i - b.i;
     });
+    var out = [], by = {};
+    hits.forEach(function (h) {
+      var k = across ? h.src.key.split("/")[0] + "\n" + h.src.lang + "\n" + h.n.path : h.src.key + "\n" + h.i;
+      var g = by[k];
+      if (g) { g.also.push(h); return; }
+      g = by[k] = { lead: h, also: [] };
+      out.push(g);
+    });
+    return out;
+  }
+
+  function show(q) {
+    var values = { variant: {}, language: {}, type: {} };
+    var hits = q.hits.filter(function (h) {
+      var ok = true;
+      ["variant", "language", "type"].forEach(function (name) {
+        var v = facet(h, name);
+        if (v) { values[name][v] = true; }
+        if (filter[name] && v !== filter[name]) { ok = false; }
+      });
+      return ok;
+    });
+    ["variant", "language", "type"].forEach(function (name) {
+      fillFilter(name, name === "type" || across ? Object.keys(values[name]) : []);
+    });
+    filters.hidden = filters.querySelectorAll("label:not([hidden])").length === 0;
+    var gs = groups(q, hits);
     out.hidden = false;
     // For scripts that drive the page (tests, benchmarks): the query
     // shown, and whether every index it searches is in.
     out.dataset.query = q.text;
     out.dataset.state = q.done ? "done" : "loading";
-    var msg = q.cut ? (form.dataset.resultsMany || "%d").replace("%d", hits.length) : count(hits.length);
-    if (!q.done) { msg = form.dataset.loading + (hits.length ? " " + msg : ""); }
+    var msg = q.cut ? (form.dataset.resultsMany || "%d").replace("%d", gs.length) : count(gs.length);
+    if (!q.done) { msg = form.dataset.loading + (gs.length ? " " + msg : ""); }
     if (status.textContent !== msg) { status.textContent = msg; }
     // The list is rebuilt as indexes come in: a result that has the focus
     // keeps it.
     var focused = list.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
     list.textContent = "";
-    list.hidden = !hits.length;
-    hits.slice(0, maxShown).forEach(function (h) {
-      var n = h.n, li = el("li"), a = el("a");
+    list.hidden = !gs.length;
+    var marks = q.marks();
+    gs.slice(0, maxShown).forEach(function (g) {
+      var h = g.lead, n = h.n, li = el("li"), a = el("a");
       li.lang = n.lang || h.src.lang;
       a.href = h.src.base + n.path;
       a.appendChild(el("span", "result__type", n.type));
@@ -263,36 +480,81 @@
         from.lang = document.documentElement.lang;
         a.appendChild(from);
       }
-      if (h.snipOf !== n.fields) { h.snip = snippet(n, q.terms); h.snipOf = n.fields; }
+      if (h.snipOf !== n.fields) { h.snip = snippet(n, marks); h.snipOf = n.fields; }
       var s = h.snip;
       if (s) {
         var p = el("span", "result__text");
         p.dir = "auto";
         if (s.label) { p.appendChild(el("span", "result__label", s.label + ": ")); }
-        highlight(p, s.text, q.terms);
+        highlight(p, s.text, marks);
         a.appendChild(p);
       }
       li.appendChild(a);
+      // The same lesson in the other variants: one link each.
+      if (g.also.length) {
+        var also = el("span", "result__variants", (form.dataset.also || "+") + ": ");
+        also.lang = document.documentElement.lang;
+        g.also.forEach(function (o, j) {
+          if (j) { also.appendChild(document.createTextNode(", ")); }
+          var va = el("a", "", o.src.variant || o.src.from);
+          va.href = o.src.base + o.n.path;
+          also.appendChild(va);
+        });
+        li.appendChild(also);
+      }
       list.appendChild(li);
-      if (focused !== null && a.getAttribute("href") === focused) { a.focus(); focused = null; }
+      if (focused !== null) {
+        Array.prototype.forEach.call(li.querySelectorAll("a"), function (x) {
+          if (focused !== null && x.getAttribute("href") === focused) { x.focus(); focused = null; }
+        });
+      }
     });
   }
 
   // consider scores nodes lo..hi-1 of src for query q.
   function consider(q, src, lo, hi) {
     for (var i = lo; i < hi; i++) {
-      var n = src.nodes[i], s = score(n, q.terms), id = src.key + "#" + i, h = q.byID[id];
+      var s = score(q, src, i), id = src.key + "#" + i, h = q.byID[id];
       if (!s) { continue; }
       if (h) { h.score = s; continue; }
-      h = q.byID[id] = { src: src, n: n, i: i, score: s };
+      h = q.byID[id] = { src: src, n: src.nodes[i], i: i, score: s };
       q.hits.push(h);
     }
   }
 
+  // query parses text: its terms, each a word (looked up in the terms)
+  // or a substring (Chinese, Japanese, a code with punctuation).
+  function query(text) {
+    var terms = norm(text).split(/\s+/).filter(Boolean).map(function (t) {
+      var ws = words(t);
+      return { text: t, word: ws.length === 1 && ws[0] === t };
+    });
+    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, done: false };
+    // marks are the strings highlighted: the terms, and the words of the
+    // text their stems, prefixes and typos matched.
+    q.marks = function () {
+      var m = {};
+      terms.forEach(function (t) { m[t.text] = true; });
+      sources.forEach(function (src) {
+        if (!src.terms) { return; }
+        terms.forEach(function (t, k) {
+          if (!t.word || !q.matched[src.key + " " + k]) { return; }
+          var st = stem(src.stem, t.text), w = t.text;
+          src.terms.surf.forEach(function (p) {
+            var x = p[0];
+            if (p[1] === st || nearStem(st, p[1]) || x.lastIndexOf(w, 0) === 0 || Array.from(w).length >= 5 && (edit1(w, x) || edit1(st, x))) { m[x] = true; }
+          });
+        });
+      });
+      return Object.keys(m).sort(function (a, b) { return b.length - a.length; });
+    };
+    return q;
+  }
+
   function search(text) {
-    var terms = norm(text).split(/\s+/).filter(Boolean);
-    if (!terms.length) { current = null; out.hidden = true; return; }
-    var q = current = { text: text, terms: terms, hits: [], byID: {}, done: false };
+    var q = query(text);
+    if (!q.terms.length) { current = null; out.hidden = true; return; }
+    current = q;
     var k = 0;
     function next() {
       if (q !== current) { return; }
@@ -308,17 +570,23 @@
       }
       head(src, function () {
         if (q !== current) { return; }
-        // Titles and types first; the fields as their chunks come in.
+        // Titles and types first; then the terms; the fields as their
+        // chunks come in.
         consider(q, src, 0, src.nodes.length);
         show(q);
-        var left = src.body.length;
-        if (!left) { next(); return; }
-        src.body.forEach(function (b, c) {
-          chunk(src, c, function (first, n) {
-            if (q !== current) { return; }
-            consider(q, src, first, first + n);
-            show(q);
-            if (--left === 0) { next(); }
+        loadTerms(src, function () {
+          if (q !== current) { return; }
+          consider(q, src, 0, src.nodes.length);
+          show(q);
+          var left = src.body.length;
+          if (!left) { next(); return; }
+          src.body.forEach(function (b, c) {
+            chunk(src, c, function (first, n) {
+              if (q !== current) { return; }
+              consider(q, src, first, first + n);
+              show(q);
+              if (--left === 0) { next(); }
+            });
           });
         });
       });
@@ -329,12 +597,15 @@
   function run() { search(input.value); }
 
   input.addEventListener("focus", function () {
-    ready(function () { if (sources.length) { head(sources[0], function () {}); } });
+    ready(function () {
+      if (sources.length) { head(sources[0], function () { loadTerms(sources[0], function () {}); }); }
+    });
   });
   input.addEventListener("input", run);
   form.addEventListener("submit", function (ev) { ev.preventDefault(); run(); });
   form.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") { out.hidden = true; input.focus(); }
+    if (ev.target.tagName === "SELECT") { return; }
     // Arrows move between the input and the results.
     if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && !out.hidden) {
       var links = Array.prototype.slice.call(out.querySelectorAll("a")), i = links.indexOf(document.activeElement);

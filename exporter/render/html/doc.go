@@ -35,13 +35,19 @@
 // attribute of every node, as plain text), search-index.js (titles, types
 // and paths, which the search box searches as soon as it loads) and
 // search-body-N.js, chunks of about 96 KiB of text that the box loads when
-// a query is typed; scripts, because fetch is not allowed from file://.
-// The box matches substrings of case- and diacritic-folded text, so CJK
-// queries work without word boundaries, ranks title matches first and
-// shows a snippet with the words marked. The catalog and each landing
-// page search every exported variant × locale, listed in a script beside
-// them (search-sources.js) that the box loads on first use, the reader's
-// languages first, each result naming its variant and language. Without
+// a query is typed, with search-terms.js (each word's Snowball stem and
+// the nodes and fields that hold it, by exporter/render/terms) and the
+// stemmer of its language (assets/stem/, the same script the build ran);
+// scripts, because fetch is not allowed from file://. The box matches a
+// query's words by stem, by prefix and one edit away, and CJK text and
+// codes as substrings of case- and diacritic-folded text; it ranks title
+// matches first, then objectives, standards and vocabulary, and shows a
+// snippet with the words marked. The catalog and each landing page search
+// every exported variant × locale, listed in a script beside them
+// (search-sources.js) that the box loads on first use, the reader's
+// languages first, each result naming its variant and language, one
+// lesson's variants grouped, with filters by variant, language and type.
+// Without
 // JavaScript the form leads to the contents page. docs/formats.md has the
 // files' shapes.
 //

@@ -176,6 +176,11 @@ type SearchSource struct {
 	// locale.
 	Lang string `json:"lang"`
 	From string `json:"from,omitempty"`
+	// Variant and Language name the variant and the language alone, for
+	// the search box's filters and its list of a lesson's variants
+	// (empty on the pages of one variant × locale).
+	Variant  string `json:"variant,omitempty"`
+	Language string `json:"language,omitempty"`
 }
 
 // TreeItem is one node in the sidebar or the contents page.

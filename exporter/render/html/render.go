@@ -21,6 +21,7 @@ import (
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
 	"github.com/curex/curex/exporter/render/mathml"
+	"github.com/curex/curex/exporter/render/terms"
 	"github.com/curex/curex/templates"
 )
 
@@ -97,6 +98,9 @@ type Renderer struct {
 	// searchChunk is the size of a chunk of search text; 0 means
 	// searchChunkBytes (tests set less to see several chunks).
 	searchChunk int
+	// stemmers stem the search index's words (one interpreter per
+	// language, shared by the trees rendered).
+	stemmers *terms.Stemmers
 
 	// buffers holds page buffers for reuse (*bytes.Buffer): a page is
 	// rendered into one and written; a buffer grown anew for every page
@@ -152,7 +156,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{},
+	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, stemmers: terms.NewStemmers(),
 		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
 }
 
@@ -395,6 +399,9 @@ func (r *Renderer) RenderSite(w Writer, site *Site) error {
 		if err := w.Write(layout.Asset(h.Name), h.Data); err != nil {
 			return err
 		}
+	}
+	if err := writeStemmers(w, site); err != nil {
+		return err
 	}
 	for _, a := range r.identity.all() {
 		if err := w.Write(layout.Asset(a.Name), a.Data); err != nil {

@@ -2,6 +2,8 @@ package html
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +13,7 @@ import (
 	"github.com/curex/curex/exporter/render/attrs"
 	"github.com/curex/curex/exporter/render/content"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/terms"
 )
 
 // searchChunkBytes is the size past which a chunk of the search text
@@ -61,7 +64,50 @@ type searchHead struct {
 	Labels []string `json:"labels"`
 	// Body names the chunk files, relative to the head's folder.
 	Body []string `json:"body"`
+	// Types are the node types' names (unnumbered: "Lesson"), and TypeOf
+	// the index in Types of each node's: what the type filter offers.
+	Types  []string `json:"types"`
+	TypeOf []int    `json:"type_of"`
+	// Terms names the terms file (searchTerms), relative to the head's
+	// folder; Stem is the language of its stemmer (terms.Language), ""
+	// when the words are not stemmed.
+	Terms string `json:"terms"`
+	Stem  string `json:"stem,omitempty"`
+	// StemFile is the stemmer's script (stemmerAsset), relative to the
+	// head's folder.
+	StemFile string `json:"stem_file,omitempty"`
+	// Rank are the indexes in Labels of the fields ranked above body
+	// text: objectives, standards, vocabulary.
+	Rank []int `json:"rank,omitempty"`
 }
+
+// searchTerms is the terms file of an index (layout.SearchTerms): an
+// inverted index from each stem to the nodes that hold it. It is one
+// file today; its map splits by the stems' first letters into files that
+// a query loads by the prefixes of its words, with no change to a term's
+// entry.
+type searchTerms struct {
+	// Terms maps each stem to its postings, in node order: node index × 4
+	// + the best field class that holds it (classTitle, classRanked or
+	// classBody).
+	Terms map[string][]int `json:"terms"`
+	// Words maps a stem to the words of the text it stands for, space
+	// separated, when they differ from it ("solv": "solve solves
+	// solving"): what prefix matching and typo tolerance compare a
+	// query's word with.
+	Words map[string]string `json:"words,omitempty"`
+}
+
+// The field classes of a posting: where in the node a term was found.
+const (
+	classBody   = 1
+	classRanked = 2
+	classTitle  = 3
+)
+
+// rankedKeys are the attributes ranked with titles rather than body
+// text: what names a lesson's aims and standards.
+var rankedKeys = map[string]bool{attrs.KeyObjectives: true, "standards": true, "vocabulary": true, "key_terms": true, "objectives": true}
 
 // searchChunk is one file of the search text (layout.SearchBody): the
 // fields of the nodes First, First+1, ... as [label index, text, label
@@ -167,18 +213,30 @@ func cutRunes(s string, n int) string {
 type searchFiles struct {
 	// JSON is search.json, for programs.
 	JSON []byte
-	// Head is search-index.js and Body the chunks, in order.
-	Head []byte
-	Body [][]byte
+	// Head is search-index.js, Body the chunks, in order, and Terms
+	// search-terms.js.
+	Head  []byte
+	Body  [][]byte
+	Terms []byte
 }
 
 // buildSearch builds the search index of a tree whose nodes are flat (in
 // reading order, each with its fields), its pages relative to the
 // contents page toc, in chunks of about chunkBytes of text.
-func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes int) (*searchFiles, error) {
+//
+// st stems the words of the terms file (nil: words are their own
+// stems).
+func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes int, st *terms.Stemmer) (*searchFiles, error) {
 	entries := make([]searchEntry, 0, len(flat))
-	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}}
-	labels := map[string]int{}
+	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, Terms: layout.SearchTermsFile,
+		Types: []string{}, TypeOf: make([]int, 0, len(flat))}
+	if st != nil {
+		head.Stem = st.Language()
+		head.StemFile = rel(toc, stemmerAsset(head.Stem))
+	}
+	labels, types := map[string]int{}, map[string]int{}
+	ranked := map[int]bool{}
+	ix := newTermIndex(st)
 	var chunks []searchChunk
 	var cur *searchChunk
 	size := 0
@@ -193,6 +251,18 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 			row = append(row, lang)
 		}
 		head.Nodes = append(head.Nodes, row)
+		tn := strings.TrimSpace(n.NodeType.DisplayName)
+		if tn == "" {
+			tn = n.Label()
+		}
+		ti, ok := types[tn]
+		if !ok {
+			ti = len(head.Types)
+			types[tn] = ti
+			head.Types = append(head.Types, tn)
+		}
+		head.TypeOf = append(head.TypeOf, ti)
+		ix.add(i, classTitle, n.Title)
 		if cur == nil || size >= chunkBytes {
 			chunks = append(chunks, searchChunk{First: i})
 			cur = &chunks[len(chunks)-1]
@@ -206,6 +276,15 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 				labels[fd.Label] = li
 				head.Labels = append(head.Labels, fd.Label)
 			}
+			class := classBody
+			if rankedKeys[fd.Key] {
+				class = classRanked
+				if !ranked[li] {
+					ranked[li] = true
+					head.Rank = append(head.Rank, li)
+				}
+			}
+			ix.add(i, class, fd.Text)
 			body = append(body, li, fd.Text)
 			size += len(fd.Text) + 8
 		}
@@ -224,10 +303,58 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		}
 		out.Body = append(out.Body, js)
 	}
+	if out.Terms, err = searchScript("curexSearchTerms", key, ix.terms()); err != nil {
+		return nil, err
+	}
 	if out.Head, err = searchScript("curexSearch", key, head); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// termIndex gathers the postings of a tree's words.
+type termIndex struct {
+	st    *terms.Stemmer
+	posts map[string][]int
+	words map[string]map[string]bool
+}
+
+func newTermIndex(st *terms.Stemmer) *termIndex {
+	return &termIndex{st: st, posts: map[string][]int{}, words: map[string]map[string]bool{}}
+}
+
+// add indexes the words of text, found in node i in a field of class.
+// Nodes come in order, so a stem's last posting is the node's if any.
+func (x *termIndex) add(i, class int, text string) {
+	for _, w := range terms.Words(terms.Fold(text)) {
+		stem := x.st.Stem(w)
+		p := x.posts[stem]
+		switch {
+		case len(p) > 0 && p[len(p)-1]>>2 == i:
+			if p[len(p)-1]&3 < class {
+				p[len(p)-1] = i<<2 | class
+			}
+		default:
+			x.posts[stem] = append(p, i<<2|class)
+		}
+		if w != stem {
+			ws := x.words[stem]
+			if ws == nil {
+				ws = map[string]bool{}
+				x.words[stem] = ws
+			}
+			ws[w] = true
+		}
+	}
+}
+
+// terms is the index as the terms file holds it.
+func (x *termIndex) terms() searchTerms {
+	out := searchTerms{Terms: x.posts, Words: map[string]string{}}
+	for stem, ws := range x.words {
+		out.Words[stem] = strings.Join(slices.Sorted(maps.Keys(ws)), " ")
+	}
+	return out
 }
 
 // searchScript is a script that stores v, as JSON, in
@@ -262,8 +389,18 @@ func (x *treeCtx) writeSearch(w Writer) error {
 	if chunk <= 0 {
 		chunk = searchChunkBytes
 	}
-	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk)
+	var st *terms.Stemmer
+	if lang := terms.Language(x.t.Export.Locale); lang != "" {
+		var err error
+		if st, err = x.r.stemmers.For(lang); err != nil {
+			return err
+		}
+	}
+	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk, st)
 	if err != nil {
+		return err
+	}
+	if err := w.Write(layout.SearchTerms(x.t.Export), files.Terms); err != nil {
 		return err
 	}
 	if err := w.Write(layout.Search(x.t.Export), files.JSON); err != nil {
@@ -310,7 +447,9 @@ func searchAcross(w Writer, p *Page, path string, curricula []*Curriculum, m i18
 					continue
 				}
 				e := model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: l.Slug}
-				sources = append(sources, searchSource(p, e, l.Code, m.T("search_from", name, l.Name)))
+				src := searchSource(p, e, l.Code, m.T("search_from", name, l.Name))
+				src.Variant, src.Language = name, l.Name
+				sources = append(sources, src)
 			}
 		}
 	}
@@ -325,4 +464,33 @@ func searchAcross(w Writer, p *Page, path string, curricula []*Curriculum, m i18
 		return nil, err
 	}
 	return &SearchBox{Action: p.Href(p.Path), Across: true, Script: p.Href(path), ScriptKey: path}, nil
+}
+
+// stemmerAsset is the path of the stemmer of lang (a terms.Language
+// code) in the site: assets/stem/<lang>.<hash>.js, named by its content
+// like the theme's assets, so that it can be cached for good.
+func stemmerAsset(lang string) string {
+	js, _ := terms.Script(lang)
+	return layout.Stemmer(hashed(lang+".js", js))
+}
+
+// writeStemmers writes the stemmer of each language the site's curricula
+// are exported in (layout.Stemmer), for the search box to stem a query
+// as the index was stemmed.
+func writeStemmers(w Writer, site *Site) error {
+	done := map[string]bool{}
+	for _, c := range site.Curricula {
+		for _, l := range c.Locales {
+			lang := terms.Language(l.Code)
+			if lang == "" || done[lang] {
+				continue
+			}
+			done[lang] = true
+			js, _ := terms.Script(lang)
+			if err := w.Write(stemmerAsset(lang), js); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

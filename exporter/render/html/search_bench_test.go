@@ -17,6 +17,7 @@ import (
 	"github.com/curex/curex/exporter/layout"
 	"github.com/curex/curex/exporter/model"
 	"github.com/curex/curex/exporter/render/i18n"
+	"github.com/curex/curex/exporter/render/terms"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
@@ -35,9 +36,10 @@ func searchBenchTree(b *testing.B) (*fixture, *model.Tree) {
 }
 
 // BenchmarkSearchIndex builds the search index of the 2,000-node synthetic
-// tree (every node's fields made plain, then the files) and reports the
-// bytes of each file kind per 1,000 nodes: what the browser loads (the
-// head, then the text chunks) and search.json.
+// tree (every node's fields made plain, their words stemmed, then the
+// files) and reports the bytes of each file kind per 1,000 nodes: what
+// the browser loads (the head, then the terms and the text chunks) and
+// search.json.
 func BenchmarkSearchIndex(b *testing.B) {
 	_, tree := searchBenchTree(b)
 	var flat []*flatNode
@@ -51,13 +53,16 @@ func BenchmarkSearchIndex(b *testing.B) {
 	toc := layout.ExportIndex(tree.Export)
 	none := func(*model.Node) string { return "" }
 	var files *searchFiles
+	// The tree's stemmer, as writeSearch takes it (nil for a language
+	// with none).
+	st, _ := terms.NewStemmers().For(terms.Language(tree.Export.Locale))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, fl := range flat {
 			fl.fields = nodeFields(fl.n, m)
 		}
 		var err error
-		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes); err != nil {
+		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes, st); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -68,6 +73,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files.Head))*per, "head-B/1knodes")
 	b.ReportMetric(float64(body)*per, "body-B/1knodes")
+	b.ReportMetric(float64(len(files.Terms))*per, "terms-B/1knodes")
 	b.ReportMetric(float64(len(files.JSON))*per, "json-B/1knodes")
 	b.ReportMetric(float64(len(files.Body)), "chunks")
 	b.ReportMetric(float64(len(flat))*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")

@@ -82,8 +82,8 @@ func TestSearchIndexGolden(t *testing.T) {
 			got.Files = append(got.Files, golden.File{Name: name, Data: w.files[name]})
 		}
 	}
-	if len(got.Files) != 3 {
-		t.Fatalf("search files: %d, want search.json, search-index.js, search-body-0.js", len(got.Files))
+	if len(got.Files) != 4 {
+		t.Fatalf("search files: %d, want search.json, search-index.js, search-body-0.js, search-terms.js", len(got.Files))
 	}
 	golden.CheckFiles(t, filepath.Join("testdata", "search.golden.txt"), got)
 	js := string(w.files["algebra/base/es/search-body-0.js"])
@@ -280,7 +280,7 @@ func FuzzSearchIndex(f *testing.F) {
 		n := &model.Node{ID: "n1", Title: title, Segment: "n1", Attributes: attrs}
 		flat := []*flatNode{{n: n, fields: nodeFields(n, nil)}}
 		files, err := buildSearch(e.Dir(), "c/base/en/index.html", flat, map[*model.Node]string{n: "c/base/en/n1/index.html"},
-			func(*model.Node) string { return "" }, 1)
+			func(*model.Node) string { return "" }, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

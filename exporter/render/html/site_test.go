@@ -335,8 +335,8 @@ func TestDeterministic(t *testing.T) {
 func TestAssetsAreHashed(t *testing.T) {
 	t.Parallel()
 	_, w := rendered(t)
-	re := regexp.MustCompile(`^assets/(site|theme|search|icons|chroma)\.[0-9a-f]{8}\.(css|js)$`)
-	n := 0
+	re := regexp.MustCompile(`^assets/(site|theme|search|icons|chroma|stem/[a-z]+)\.[0-9a-f]{8}\.(css|js)$`)
+	n, stemmers := 0, 0
 	for _, name := range w.names() {
 		if strings.HasPrefix(name, "assets/") {
 			if !re.MatchString(name) {
@@ -345,8 +345,16 @@ func TestAssetsAreHashed(t *testing.T) {
 			if hashed(strings.SplitN(path.Base(name), ".", 2)[0]+path.Ext(name), w.files[name]) != path.Base(name) {
 				t.Errorf("asset %s: hash does not match its content", name)
 			}
-			n++
+			if strings.HasPrefix(name, "assets/stem/") {
+				stemmers++
+			} else {
+				n++
+			}
 		}
+	}
+	// The sample's languages with a Snowball stemmer: en, es, ar, fr.
+	if stemmers != 4 {
+		t.Errorf("%d stemmers, want 4 (en, es, ar, fr)", stemmers)
 	}
 	if n != len(knownAssets) {
 		t.Errorf("%d assets, want %v", n, knownAssets)

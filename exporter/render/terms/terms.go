@@ -1,0 +1,247 @@
+// Package terms turns text into the terms of the search index, and a
+// query into the terms it looks up, the same way on both sides: Fold
+// folds case, compatibility forms and Latin and Arabic diacritics (as
+// norm in themes/default/search.js), Words cuts folded text into words,
+// and a Stemmer reduces a word to its stem with the Snowball algorithm of
+// the text's language.
+//
+// The stemmers are JavaScript (the Snowball algorithms as @orama/stemmers
+// publishes them, vendored under stemmers/ by `make vendor-stemmers`).
+// The build runs them in goja, a JavaScript interpreter written in Go;
+// the site ships the same files (Script), which search.js runs on the
+// words of a query. The index and the query are thus stemmed by one
+// program, not by two implementations that could drift apart.
+//
+// Chinese, Japanese and Korean have no stemmer and no spaces between
+// words: Words leaves their characters out, and the search matches them
+// as substrings (n-grams) of the text instead. A kana reading does not
+// find the kanji it spells (ほうていしき does not find 方程式).
+package terms
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/dop251/goja"
+	"golang.org/x/text/unicode/norm"
+)
+
+//go:embed stemmers/*.js
+var stemmerFS embed.FS
+
+// aliases are language codes whose stemmer is another code's.
+var aliases = map[string]string{"nb": "no", "nn": "no", "in": "id"}
+
+// Language returns the stemmer's language for a BCP 47 code ("es-MX" →
+// "es", "nb" → "no"), or "" when no stemmer covers it (Chinese, Japanese,
+// Korean and the languages Snowball has no algorithm for).
+func Language(code string) string {
+	p, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(code)), "-")
+	p, _, _ = strings.Cut(p, "_")
+	if a, ok := aliases[p]; ok {
+		p = a
+	}
+	if p == "" {
+		return ""
+	}
+	if _, err := stemmerFS.Open("stemmers/" + p + ".js"); err != nil {
+		return ""
+	}
+	return p
+}
+
+// Languages are the languages with a stemmer, sorted.
+func Languages() []string {
+	ents, err := stemmerFS.ReadDir("stemmers")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".js"))
+	}
+	return out
+}
+
+// Script is the stemmer of lang (a code Language returned) as a classic
+// script, which sets globalThis.curexStem[lang] to the stem function: the
+// file search.js loads to stem a query. ok is false for a language with
+// no stemmer.
+func Script(lang string) (js []byte, ok bool) {
+	if lang == "" {
+		return nil, false
+	}
+	b, err := stemmerFS.ReadFile("stemmers/" + lang + ".js")
+	return b, err == nil
+}
+
+// isFoldedMark reports whether Fold removes r: a combining mark of
+// Latin diacritics or an Arabic haraka, as search.js's norm does.
+func isFoldedMark(r rune) bool {
+	return r >= 0x300 && r <= 0x36f || r >= 0x64b && r <= 0x65f || r == 0x670
+}
+
+// Fold folds s as search.js's norm does: compatibility decomposition,
+// Latin and Arabic diacritics removed, recomposed, lower case.
+func Fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	d := norm.NFKD.String(s)
+	d = strings.Map(func(r rune) rune {
+		if isFoldedMark(r) {
+			return -1
+		}
+		return r
+	}, d)
+	return strings.ToLower(norm.NFC.String(d))
+}
+
+// isCJK reports whether r is written without spaces between words:
+// Han, Hiragana, Katakana, Hangul.
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// isWord reports whether r belongs to a word: a letter, a mark or a
+// number (search.js: /[\p{L}\p{M}\p{N}]/u).
+func isWord(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r)
+}
+
+// Words returns the words of folded text: the runs of letters, marks and
+// numbers, less those with a Chinese, Japanese or Korean character
+// (matched as substrings instead). search.js cuts a query the same way.
+func Words(folded string) []string {
+	var out []string
+	start := -1
+	cjk := false
+	flush := func(end int) {
+		if start >= 0 && !cjk {
+			out = append(out, folded[start:end])
+		}
+		start, cjk = -1, false
+	}
+	for i, r := range folded {
+		if !isWord(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		cjk = cjk || isCJK(r)
+	}
+	flush(len(folded))
+	return out
+}
+
+// maxCache bounds the stems a Stemmer remembers; past it the cache
+// starts again.
+const maxCache = 1 << 17
+
+// Stemmer stems the words of one language. It is safe for concurrent
+// use (one interpreter, behind a lock, with a cache of stems: a
+// curriculum's variants and locales repeat the same words).
+type Stemmer struct {
+	lang  string
+	mu    sync.Mutex
+	fn    goja.Callable
+	vm    *goja.Runtime
+	cache map[string]string
+}
+
+// Stemmers makes a Stemmer for each language once, when first asked.
+// The zero value is not ready: use NewStemmers.
+type Stemmers struct {
+	mu sync.Mutex
+	by map[string]*Stemmer
+}
+
+// NewStemmers returns an empty set of stemmers.
+func NewStemmers() *Stemmers { return &Stemmers{by: map[string]*Stemmer{}} }
+
+// ErrNoStemmer is returned by For for a language with no stemmer.
+var ErrNoStemmer = errors.New("terms: no stemmer for the language")
+
+// For returns the stemmer of lang (a code Language returned), loading
+// it on first use.
+func (s *Stemmers) For(lang string) (*Stemmer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.by[lang]; ok {
+		return st, nil
+	}
+	js, ok := Script(lang)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNoStemmer, lang)
+	}
+	vm := goja.New()
+	if _, err := vm.RunScript("stemmers/"+lang+".js", string(js)); err != nil {
+		return nil, fmt.Errorf("terms: load stemmer %s: %w", lang, err)
+	}
+	v, err := vm.RunString(`globalThis.curexStem[` + fmt.Sprintf("%q", lang) + `]`)
+	if err != nil {
+		return nil, fmt.Errorf("terms: load stemmer %s: %w", lang, err)
+	}
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
+		return nil, fmt.Errorf("terms: load stemmer %s: no stem function", lang)
+	}
+	st := &Stemmer{lang: lang, fn: fn, vm: vm, cache: map[string]string{}}
+	s.by[lang] = st
+	return st, nil
+}
+
+// Language is the stemmer's language.
+func (s *Stemmer) Language() string { return s.lang }
+
+// Stem returns the stem of a folded word (from Words). A word with a
+// digit, or of fewer than three letters, is its own stem, as in
+// search.js; so is a word the stemmer fails on.
+func (s *Stemmer) Stem(word string) string {
+	if s == nil || !Stemmable(word) {
+		return word
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.cache[word]; ok {
+		return st
+	}
+	v, err := s.fn(goja.Undefined(), s.vm.ToValue(word))
+	st := word
+	if err == nil {
+		if r, ok := v.Export().(string); ok && r != "" {
+			st = r
+		}
+	}
+	if len(s.cache) >= maxCache {
+		clear(s.cache)
+	}
+	s.cache[word] = st
+	return st
+}
+
+// Stemmable reports whether a word goes through the stemmer: three
+// runes or more and no digit.
+func Stemmable(word string) bool {
+	n := 0
+	for _, r := range word {
+		if unicode.IsNumber(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 3
+}
