@@ -245,21 +245,24 @@ func TestPhoneMatrixIsAList(t *testing.T) {
 	}
 }
 
+// openDrawer presses the navigation's button of a page on a phone and waits
+// for the drawer to open.
+func openDrawer(tab context.Context) error {
+	if err := until(tab, "the navigation button is there", `(b => b !== null && !b.hidden)(document.querySelector(".nav-toggle"))`); err != nil {
+		return err
+	}
+	if err := chromedp.Do(tab, chromedp.Click(".nav-toggle")); err != nil {
+		return err
+	}
+	return until(tab, "the drawer is open", `document.querySelector(".nav-toggle").getAttribute("aria-expanded") === "true"`)
+}
+
 // phoneShots takes the README's pictures of the site on a phone that need
 // a reader's action: the drawer open on a lesson, left to right and right
 // to left, and a curriculum's matrix as a list. (TestScreenshots takes the
 // lesson pages themselves.)
 func phoneShots(t *testing.T, b *chrome.Browser, site, dir string) {
 	t.Helper()
-	openDrawer := func(tab context.Context) error {
-		if err := until(tab, "the navigation button is there", `(b => b !== null && !b.hidden)(document.querySelector(".nav-toggle"))`); err != nil {
-			return err
-		}
-		if err := chromedp.Do(tab, chromedp.Click(".nav-toggle")); err != nil {
-			return err
-		}
-		return until(tab, "the drawer is open", `document.querySelector(".nav-toggle").getAttribute("aria-expanded") === "true"`)
-	}
 	shot := phone
 	shot.Scale = 2
 	for _, s := range []struct {
