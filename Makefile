@@ -185,9 +185,12 @@ vendor-temml:
 vendor-stemmers:
 	.ci/vendor-stemmers.sh
 
-## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler
+## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler, desktop and phone (390 px: a lesson, its drawer open, the matrix as a list), then shrink the PNGs losslessly with oxipng or optipng when installed
 screenshots: tools
 	CUREX_REQUIRE_TOOLS=1 $(GO) test ./exporter/a11y/ -run '^TestScreenshots$$' -count=1 -screenshots $(CURDIR)/docs/screenshots
+	@if command -v oxipng >/dev/null; then oxipng -q -o 4 --strip safe docs/screenshots/*.png; \
+	elif command -v optipng >/dev/null; then optipng -quiet -o2 -strip all docs/screenshots/*.png; \
+	else echo "screenshots: no oxipng or optipng, the PNGs are as Chromium wrote them"; fi
 
 ## golden: rewrite the golden files under testdata/ (every package whose tests use internal/golden, with -update); review them with git diff
 golden:

@@ -57,9 +57,13 @@ var views = []struct {
 }{
 	{name: "light", o: chrome.AxeOptions{}},
 	{name: "dark", o: chrome.AxeOptions{Dark: true}},
-	{name: "phone", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true}, only: []string{"node", "code-node", "math-node"}},
-	{name: "phone-dark", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true, Dark: true}, only: []string{"rtl-node"}},
+	{name: "phone", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true}, only: []string{"catalog", "node", "code-node", "math-node", "rtl-node", "landing", "toc"}},
+	{name: "phone-dark", o: chrome.AxeOptions{Width: 390, Height: 844, Mobile: true, Dark: true}, only: []string{"rtl-node", "landing"}},
 }
+
+// drawerPages are the pages checked once more on a phone with the
+// navigation's drawer open (site.js), light and dark.
+var drawerPages = []string{"node", "rtl-node", "landing"}
 
 func requireTools() bool { return os.Getenv("CUREX_REQUIRE_TOOLS") == "1" }
 
@@ -178,7 +182,39 @@ func TestWebsiteAccessibility(t *testing.T) {
 			}
 			t.Run(p.name+"/"+v.name, func(t *testing.T) { checkAxe(t, b, axe, u, p.path, v.o) })
 		}
+		if slices.Contains(drawerPages, p.name) {
+			for _, dark := range []bool{false, true} {
+				o := phone
+				o.Dark = dark
+				name := p.name + "/phone-drawer-open"
+				if dark {
+					name += "-dark"
+				}
+				t.Run(name, func(t *testing.T) { checkAxeDrawer(t, b, axe, u, p.path, o) })
+			}
+		}
 	}
+}
+
+// checkAxeDrawer is checkAxe on a phone with the navigation's drawer
+// opened by its button.
+func checkAxeDrawer(t *testing.T, b *chrome.Browser, axe []byte, u, page string, o chrome.ScreenshotOptions) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var vs []chrome.Violation
+	err := b.Visit(ctx, u, o, func(tab context.Context) error {
+		if err := openDrawer(tab); err != nil {
+			return err
+		}
+		var err error
+		vs, err = chrome.AxeTab(tab, axe, chrome.AxeOptions{Tags: tags})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report(t, page+" (drawer open)", vs)
 }
 
 // checkAxe runs axe-core on the page at u (named page in messages) with
@@ -193,6 +229,13 @@ func checkAxe(t *testing.T, b *chrome.Browser, axe []byte, u, page string, o chr
 	if err != nil {
 		t.Fatal(err)
 	}
+	report(t, page, vs)
+}
+
+// report fails the test on the serious and critical violations vs of page
+// and logs the others.
+func report(t *testing.T, page string, vs []chrome.Violation) {
+	t.Helper()
 	for _, x := range vs {
 		switch x.Impact {
 		case "serious", "critical":

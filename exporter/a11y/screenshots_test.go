@@ -18,8 +18,9 @@ var screenshots = flag.String("screenshots", "", "write the README's screenshots
 // TestScreenshots renews the screenshots the README shows, from the sample
 // export, when -screenshots names a folder: node pages at desktop and phone
 // width, light and dark, one right to left, the landing matrix, the
-// contents page, the catalog's search results, the shots of readerShots,
-// and the first pages of the largest handbook's PDF.
+// contents page, the catalog's search results, the shots of readerShots
+// and phoneShots (the drawer open, the matrix as a list), and the first
+// pages of the largest handbook's PDF.
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("no -screenshots folder")
@@ -56,6 +57,7 @@ func TestScreenshots(t *testing.T) {
 		}
 	}
 	readerShots(t, b, site, dir)
+	phoneShots(t, b, site, dir)
 	// The largest variant × locale of the sample: Houston ISD (28 nodes).
 	pdf := filepath.Join(site, "algebra-1", "houston-isd", "es", "handbook.pdf")
 	cmd := exec.Command("pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "4", pdf, filepath.Join(dir, "handbook-page"))

@@ -91,6 +91,34 @@ func (b *Browser) Axe(ctx context.Context, url string, axeSource []byte, o AxeOp
 	if len(axeSource) == 0 {
 		return nil, fmt.Errorf("axe %s: no axe-core source", url)
 	}
+	v := viewport{Width: o.Width, Height: o.Height, Mobile: o.Mobile, Dark: o.Dark}
+	var out []Violation
+	err := b.inTab(ctx, "axe", url, accessOf(url), func(tab context.Context) error {
+		if err := v.apply(tab); err != nil {
+			return err
+		}
+		if err := load(tab, url); err != nil {
+			return err
+		}
+		var err error
+		out, err = AxeTab(tab, axeSource, o)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AxeTab runs axe-core (axeSource, the contents of axe.min.js) on the
+// document of a tab that [Browser.Visit] opened, as it is now: after fn
+// has clicked, typed or opened what it wants checked. The viewport and
+// color scheme are Visit's; of o, only Tags and DisableRules apply. It
+// returns the violations, in axe-core's order; none is an empty result.
+func AxeTab(tab context.Context, axeSource []byte, o AxeOptions) ([]Violation, error) {
+	if len(axeSource) == 0 {
+		return nil, errors.New("axe: no axe-core source")
+	}
 	opts := map[string]any{"resultTypes": []string{"violations"}}
 	if len(o.Tags) > 0 {
 		opts["runOnly"] = map[string]any{"type": "tag", "values": o.Tags}
@@ -104,32 +132,18 @@ func (b *Browser) Axe(ctx context.Context, url string, axeSource []byte, o AxeOp
 	}
 	js, err := json.Marshal(opts)
 	if err != nil {
-		return nil, fmt.Errorf("axe %s: %w", url, err)
+		return nil, fmt.Errorf("axe options: %w", err)
 	}
-	v := viewport{Width: o.Width, Height: o.Height, Mobile: o.Mobile, Dark: o.Dark}
-	var out []Violation
-	err = b.inTab(ctx, "axe", url, accessOf(url), func(tab context.Context) error {
-		if err := v.apply(tab); err != nil {
-			return err
-		}
-		if err := load(tab, url); err != nil {
-			return err
-		}
-		ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](string(axeSource)+"\n;typeof axe === 'object' && typeof axe.run === 'function'"))
-		if err != nil {
-			return fmt.Errorf("injecting axe-core: %w", err)
-		}
-		if !ok {
-			return errors.New("injecting axe-core: the source defines no axe.run")
-		}
-		out, err = chromedp.Run(tab, chromedp.Evaluate[[]Violation](fmt.Sprintf(axeRun, js), chromedp.EvalAwaitPromise))
-		if err != nil {
-			return fmt.Errorf("axe.run: %w", err)
-		}
-		return nil
-	})
+	ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](string(axeSource)+"\n;typeof axe === 'object' && typeof axe.run === 'function'"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("injecting axe-core: %w", err)
+	}
+	if !ok {
+		return nil, errors.New("injecting axe-core: the source defines no axe.run")
+	}
+	out, err := chromedp.Run(tab, chromedp.Evaluate[[]Violation](fmt.Sprintf(axeRun, js), chromedp.EvalAwaitPromise))
+	if err != nil {
+		return nil, fmt.Errorf("axe.run: %w", err)
 	}
 	if out == nil {
 		out = []Violation{}

@@ -1,16 +1,13 @@
 // curex default theme: progressive enhancement only. Pages work without
-// this file; with it, the sidebar closes on small screens and remembers
-// which branches are open. Search is in search.js.
+// this file; with it, the navigation folds into a drawer on small screens
+// and the sidebar remembers which branches are open. Search is in
+// search.js.
 // No inline scripts: it runs under Content-Security-Policy script-src 'self'.
 (function () {
   "use strict";
 
-  // Sidebar: closed by default on small screens, where it sits above the
-  // content; the open state of tree branches survives page changes.
+  // The open state of the sidebar's tree branches survives page changes.
   var side = document.getElementById("sidebar");
-  if (side && window.matchMedia && window.matchMedia("(max-width: 59.99rem)").matches) {
-    side.open = false;
-  }
   var store = null;
   try { store = window.sessionStorage; } catch (e) { store = null; }
   var key = "curex-tree:" + location.pathname.replace(/[^/]*\/[^/]*$/, "");
@@ -31,7 +28,8 @@
 })();
 
 // Reader's tools, each a function of its own: the page's own table of
-// contents closes on small screens; a light/dark toggle in the header
+// contents closes on small screens; the navigation's drawer on small
+// screens; a light/dark toggle in the header
 // remembers the choice (theme.js applies it before the page is drawn); a
 // copy button on each code block. Their words are data-* attributes of
 // <body>, in the page's language. Without this file the page still works:
@@ -42,10 +40,56 @@
   var narrow = window.matchMedia && window.matchMedia("(max-width: 59.99rem)").matches;
 
   // pageContents closes the page's table of contents where it sits above
-  // the content, as the sidebar does.
+  // the content (narrow screens).
   function pageContents() {
     var d = document.getElementById("on-this-page");
     if (d && narrow) { d.open = false; }
+  }
+
+  // drawer: on screens narrower than 60rem the header's navigation
+  // (#site-nav: search, switchers, the theme toggle) and the sidebar's
+  // contents are one panel behind the header's button (.nav-toggle, a
+  // disclosure: aria-expanded, aria-controls), closed until pressed. The
+  // sidebar moves into the panel there and back beside the content on a
+  // wide screen. Escape closes the panel and gives the focus back to the
+  // button (when the search shows results, Escape closes those first, as
+  // search.js does). site.css hides the panel only under the class "js"
+  // that theme.js sets, so without scripts nothing is hidden.
+  function drawer() {
+    var b = document.querySelector(".nav-toggle");
+    var nav = b && document.getElementById(b.getAttribute("aria-controls") || "");
+    if (!nav) { return; }
+    var side = document.querySelector(".sidebar");
+    var home = side && side.parentNode;
+    var mq = window.matchMedia ? window.matchMedia("(max-width: 59.99rem)") : null;
+    function isOpen() { return b.getAttribute("aria-expanded") === "true"; }
+    function set(open) {
+      b.setAttribute("aria-expanded", open ? "true" : "false");
+      nav.classList.toggle("site-nav--open", open);
+    }
+    function place() {
+      var narrow = !!(mq && mq.matches);
+      if (side && narrow && side.parentNode !== nav) {
+        nav.appendChild(side);
+        var d = side.querySelector("details");
+        if (d) { d.open = true; }
+      } else if (side && !narrow && side.parentNode === nav) {
+        home.appendChild(side);
+      }
+      if (!narrow) { set(false); }
+    }
+    if (!side && !nav.querySelector("a, input, button, summary")) { return; }
+    b.hidden = false;
+    b.addEventListener("click", function () { set(!isOpen()); });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key !== "Escape" || !isOpen()) { return; }
+      var results = document.getElementById("search-results");
+      if (results && !results.hidden && nav.contains(results)) { return; }
+      set(false);
+      b.focus();
+    }, true);
+    if (mq && mq.addEventListener) { mq.addEventListener("change", place); }
+    place();
   }
 
   // themeToggle adds a button whose pressed state says the dark theme is
@@ -77,7 +121,14 @@
     });
     if (system && system.addEventListener) { system.addEventListener("change", show); }
     show();
-    bar.appendChild(b);
+    // In the drawer's panel (#site-nav) before the switchers, where there
+    // is one: beside the search on a wide screen, in the drawer on a phone.
+    var nav = document.getElementById("site-nav");
+    if (nav && nav.parentNode === bar) {
+      nav.insertBefore(b, nav.querySelector(":scope > .switchers"));
+    } else {
+      bar.appendChild(b);
+    }
   }
 
   // copyButtons puts a button on each code block of the content. The
@@ -125,5 +176,6 @@
 
   pageContents();
   themeToggle();
+  drawer();
   copyButtons();
 })();

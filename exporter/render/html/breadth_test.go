@@ -115,7 +115,8 @@ func TestSidebarBoundedByBreadth(t *testing.T) {
 			t.Errorf("%d siblings: a node page of %d bytes, want at most %d", n, w.maxLen, limit)
 		}
 		page := w.kept["flat/base/en/l20/index.html"]
-		sidebar, _, _ := strings.Cut(page, `<main`)
+		// The sidebar follows <main> in the page.
+		_, sidebar, _ := strings.Cut(page, `</main>`)
 		for i := range n {
 			href := `href="../l` + strconv.Itoa(i) + `/index.html"`
 			if i == 20 {
@@ -132,7 +133,7 @@ func TestSidebarBoundedByBreadth(t *testing.T) {
 				t.Errorf("%d siblings: the sidebar of lesson 20 lacks a link %q to the contents", n, more)
 			}
 		}
-		first, _, _ := strings.Cut(w.kept["flat/base/en/l0/index.html"], `<main`)
+		_, first, _ := strings.Cut(w.kept["flat/base/en/l0/index.html"], `</main>`)
 		if strings.Contains(first, "tree__more\" href=\"../index.html\">… 0") || !strings.Contains(first, fmt.Sprintf("… %d more in the contents", n-11)) {
 			t.Errorf("%d siblings: the sidebar of lesson 0 should list lessons 0–10 and count %d more", n, n-11)
 		}
