@@ -59,7 +59,7 @@ APT_PACKAGES += epubcheck calibre
 APT_PACKAGES += libxml2-utils
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-stemmers golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test test-steps test-race test-plain test-gcs test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -87,16 +87,32 @@ lint: deps
 check: lint
 	$(TESTENV) $(GO) test -short ./...
 
-## test: install what is needed, lint, validate the sample site, run the whole suite with the race detector, then every fuzz target briefly
+# TEST_JOBS: how many of make test's steps run at once (make -j). The steps are independent but
+# for the race suite, which needs release-check's dist/; most are single-threaded for long
+# stretches (Chromium, Java, Python, linking, one package's tests left at the end), so two at a
+# time keep both cores of a CI runner busy instead of one (docs: CONTRIBUTING.md). The output of
+# each step is printed whole when it ends (make -O). TEST_JOBS=1 runs them one after another.
+TEST_JOBS   ?= 2
+
+## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the plain-records pass, the nightly exports and every fuzz target briefly
 test: lint tools
 	$(GO) mod verify
-	$(MAKE) docs
-	$(MAKE) validate
-	$(MAKE) release-check
+	$(MAKE) -j$(TEST_JOBS) -Otarget test-steps
+
+# test-steps: make test's steps; with -j the race suite (the longest) starts as soon as
+# release-check has built dist/, and the others run beside it.
+test-steps: release-check test-race docs validate test-plain test-gcs nightly test-fuzz
+
+test-race: release-check
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
+
+test-plain:
 	$(TESTENV) CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./cmd/curex/
+
+test-gcs:
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
-	$(MAKE) nightly
+
+test-fuzz:
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
 
 ## docs: build the documentation site (mkdocs.yml: docs/ with its navigation) with mkdocs build --strict into $(DOCS_SITE); a broken link or #anchor fails it (a few seconds; mkdocs serve previews it)

@@ -17,19 +17,15 @@ import (
 	"github.com/curex/curex/exporter/sandbox"
 )
 
-// TestBuildFromCache exports once, then builds from the cache alone: the
-// same files, with the sandbox gone.
+// TestBuildFromCache builds from the cache of an export alone (the shared
+// export of the sample, sampleExport): the same files, with no network.
 func TestBuildFromCache(t *testing.T) {
 	t.Parallel()
-	_, url := sampleServer(t, sandbox.Options{})
-	cache := t.TempDir()
-	exported := filepath.Join(t.TempDir(), "exported")
-	cfg := exporter.Config{BaseURL: url, Token: token, Output: exported, CacheDir: cache, Limits: ratelimit.Limits{}, Generator: "curex test"}
-	first, err := exporter.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkBundles(t, exported, first.Planned)
+	shared := sampleExport(t)
+	exported := shared.Out
+	// A copy of the cache: a build writes its snapshots there.
+	cache := copyShared(t, shared.Cache, "cache")
+	checkBundles(t, exported, shared.Planned)
 
 	built := filepath.Join(t.TempDir(), "built")
 	sum, err := exporter.Build(context.Background(), exporter.Config{Output: built, CacheDir: cache, Generator: "curex test",

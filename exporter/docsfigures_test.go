@@ -1,7 +1,6 @@
 package exporter_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/sandbox"
 )
 
 // docText returns docs/name with its lines joined by spaces, so that a
@@ -61,19 +58,13 @@ func TestDocsQuoteTheDefaults(t *testing.T) {
 
 // TestDocsOnThisPageCount (issue 25): docs/formats.md quoted how many of
 // the sample's node pages show an "On this page" box, and the figure had
-// gone stale (508 of 732; the sample gives 504 of 716). This exports the
-// sample's website and counts.
+// gone stale (508 of 732; the sample gives 504 of 716). This counts in
+// the sample's website (the shared export, sampleExport).
 func TestDocsOnThisPageCount(t *testing.T) {
 	t.Parallel()
 	m := quoted(t, "formats.md", docText(t, "formats.md"), regexp.MustCompile(`(\d+) of the sample's (\d+) node pages have one`))
-	_, url := sampleServer(t, sandbox.Options{})
-	out := filepath.Join(t.TempDir(), "site")
-	if _, err := exporter.Run(context.Background(), exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(),
-		Limits: ratelimit.Limits{}, Generator: "curex test", Formats: []string{"html"}}); err != nil {
-		t.Fatal(err)
-	}
 	nodes, boxes := 0, 0
-	for p, body := range files(t, out) {
+	for p, body := range files(t, sampleExport(t).Out) {
 		if !strings.HasSuffix(p, ".html") || !strings.Contains(body, `<body class="page-node"`) {
 			continue
 		}

@@ -83,13 +83,11 @@ func (c *cancelAfter) TreeDone(fetch.Result, fetch.StatsSnapshot) {
 // leaves the previous output byte for byte and no staging folder.
 func TestInterruptedRunKeepsPreviousOutput(t *testing.T) {
 	t.Parallel()
-	_, url := sampleServer(t, sandbox.Options{})
-	out := filepath.Join(t.TempDir(), "out")
-	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{}, Concurrency: 2,
-		Formats: []string{"html", "json"}}
-	if _, err := exporter.Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	// The previous output: a copy of the shared export of the sample.
+	shared := sampleExport(t)
+	out := copyShared(t, shared.Out, "out")
+	cfg := shared.config(out, copyShared(t, shared.Cache, "cache"))
+	cfg.Concurrency = 2
 	before := files(t, out)
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,7 +1,6 @@
 package exporter_test
 
 import (
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -10,10 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/slug"
 )
@@ -25,13 +21,9 @@ import (
 // in the bundle of its export.
 func TestUnpublishedNodesNeverReachAPage(t *testing.T) {
 	t.Parallel()
-	h, url := sampleServer(t, sandbox.Options{})
-	out := t.TempDir()
-	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, Limits: ratelimit.Limits{},
-		Formats: []string{"html", "json", "handbook"}}
-	if _, err := exporter.Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	// The shared export of the sample (html, json, markdown, handbook).
+	shared := sampleExport(t)
+	h, out := shared.Handler, shared.Out
 	f, err := os.Open(filepath.Join(out, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,6 @@ import (
 	"github.com/curex/curex/exporter"
 	"github.com/curex/curex/exporter/fresh"
 	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/sandbox"
 )
 
 // TestPlantedLinksAndEditsNeverReachTheSite exports, then plants in the
@@ -25,14 +23,12 @@ import (
 // reaches the output, and manifest.json lists every file with its bytes.
 func TestPlantedLinksAndEditsNeverReachTheSite(t *testing.T) {
 	t.Parallel()
-	_, url := sampleServer(t, sandbox.Options{})
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
-		Generator: "curex test", Formats: []string{"html", "json"}, Revalidate: fresh.Policy{Mode: fresh.Always}}
-	if _, err := exporter.Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	// The first export: a copy of the shared export of the sample.
+	shared := sampleExport(t)
+	out := copyShared(t, shared.Out, "out")
+	dir := filepath.Dir(out)
+	cfg := shared.config(out, copyShared(t, shared.Cache, "cache"))
+	cfg.Revalidate = fresh.Policy{Mode: fresh.Always}
 	var trees, changes, pages []string
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		switch {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -126,38 +128,93 @@ func launch(t *testing.T) *chrome.Browser {
 	return b
 }
 
-// exportSample exports the sample dataset's richest organization in the
-// formats given with the real exporter, against the sandbox in process, and
-// returns the output folder.
+// exportSample returns the folder of the sample dataset's richest
+// organization exported in the formats given with the real exporter,
+// against the sandbox in process. The export is made once per test binary
+// and list of formats, by the first test that asks, and shared by every
+// test asking for the same list: the tests only read it (a browser loads
+// its pages from file://), so none may write into it. An export of the
+// whole sample costs seconds of CPU under the race detector, and most
+// tests here ask for the website alone.
 func exportSample(t *testing.T, formats ...string) string {
 	t.Helper()
-	return exportSampleAs(t, render.Identity{}, formats...)
+	build, _ := sharedSites.LoadOrStore(strings.Join(formats, ","), sync.OnceValues(func() (string, error) {
+		if err := os.MkdirAll(sharedRoot(), 0o755); err != nil {
+			return "", err
+		}
+		dir, err := os.MkdirTemp(sharedRoot(), "site-")
+		if err != nil {
+			return "", err
+		}
+		out := filepath.Join(dir, "site")
+		return out, exportInto(context.Background(), out, render.Identity{}, formats)
+	}))
+	out, err := build.(func() (string, error))()
+	if err != nil {
+		t.Fatalf("exporting the sample (%s): %v", strings.Join(formats, ","), err)
+	}
+	return out
 }
 
-// exportSampleAs is exportSample with the publisher's identity id.
+// sharedSites maps a comma-joined list of formats to the function that
+// exports the sample in them once (sync.OnceValues) and returns its
+// folder, under sharedRoot.
+var sharedSites sync.Map
+
+// sharedRoot is the folder of the shared exports, named by the test
+// binary's process so that TestMain removes it whether a test made it or
+// not.
+func sharedRoot() string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("curex-a11y-%d", os.Getpid()))
+}
+
+// TestMain runs the tests, then removes the shared exports.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := os.RemoveAll(sharedRoot()); err != nil {
+		fmt.Fprintln(os.Stderr, "removing the shared exports:", err)
+	}
+	os.Exit(code)
+}
+
+// exportSampleAs exports the sample with the publisher's identity id into
+// a folder of the test's own, and returns it.
 func exportSampleAs(t *testing.T, id render.Identity, formats ...string) string {
 	t.Helper()
+	out := filepath.Join(t.TempDir(), "site")
+	if err := exportInto(t.Context(), out, id, formats); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// exportInto exports the sample dataset's richest organization into out
+// in formats, with the publisher's identity id; a partial export is an
+// error.
+func exportInto(ctx context.Context, out string, id render.Identity, formats []string) error {
 	ds, err := dataset.Sample()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	h, err := sandbox.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	out := filepath.Join(t.TempDir(), "site")
-	sum, err := exporter.Run(context.Background(), exporter.Config{
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	sum, err := exporter.Run(ctx, exporter.Config{
 		BaseURL: "http://sandbox", AllowHTTP: true, Token: "sandbox-riverbend-token",
 		Transport: &sandboxtest.Transport{Handler: h}, AssetTransport: &sandboxtest.Transport{Handler: h}, Limits: ratelimit.Limits{},
 		Output: out, Formats: formats, Concurrency: 2, Generator: "curex a11y test", Site: id,
 	})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if sum.Partial() {
-		t.Fatalf("export failures: %+v", sum.Failures)
+		return fmt.Errorf("export failures: %+v", sum.Failures)
 	}
-	return out
+	return nil
 }
 
 // TestWebsiteAccessibility fails on every serious or critical axe-core
