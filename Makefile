@@ -6,7 +6,7 @@ BIN         := bin/curex
 VERSION     ?= $(shell git describe --tags --dirty 2>/dev/null | sed 's/^v//' | grep . || echo dev)
 TAGS        ?=
 COMMIT      ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-LDFLAGS     := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+LDFLAGS     := -s -w -X github.com/curex/curex/exporter/cli.version=$(VERSION) -X github.com/curex/curex/exporter/cli.commit=$(COMMIT)
 GOBIN       := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
@@ -15,14 +15,14 @@ FUZZTIME    ?= 20s
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804).
 FUZZTIME_TEST ?= 3000x
-GO_DIRS     := cmd exporter internal templates themes
+GO_DIRS     := cmd exporter templates themes
 # PLAIN_SKIP: make test runs the exporter and cmd/curex suites once more, without -race, against
 # sandboxes serving plain records (fields at the top, CUREX_SANDBOX_RECORDS=plain), the other form
 # the spec allows: about 2 minutes. Skipped there: TestWhatChanged and TestExportGolden (their
 # golden files hold the resource form's ETags) and TestNightlyAtScale (make nightly runs it).
 # The tests of curex as child processes (TestKilledExportsNeverMixOutputs, TestSignalStopsRendering)
 # run only here: under -race each child is a race-built test binary, ten times slower, for races the
-# in-process tests already look for (internal/race).
+# in-process tests already look for (exporter/internal/race).
 PLAIN_SKIP  := ^(TestWhatChanged|TestNightlyAtScale|TestExportGolden)$$
 # TEST_TMPDIR: where the tests make their temporary folders (TMPDIR): a RAM file system when the
 # machine has one. The suites create and delete tens of thousands of small files, which on an ext4
@@ -107,10 +107,10 @@ test-race: release-check
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m ./...
 
 test-plain:
-	$(TESTENV) CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./cmd/curex/
+	$(TESTENV) CUREX_SANDBOX_RECORDS=plain $(GO) test -count=1 -timeout 20m -skip '$(PLAIN_SKIP)' ./exporter/ ./exporter/cli/
 
 test-gcs:
-	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/publish/
+	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/internal/publish/
 
 test-fuzz:
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
@@ -168,7 +168,7 @@ validate: build tools
 	chmod -R a+rX $(SITE)
 	linkchecker --no-status $(SITE)/index.html
 	rm -rf $(SITE)-identity
-	./$(BIN) demo --config cmd/curex/testdata/site-identity/curex.yaml --formats html --output $(SITE)-identity > /dev/null
+	./$(BIN) demo --config exporter/cli/testdata/site-identity/curex.yaml --formats html --output $(SITE)-identity > /dev/null
 	java $(JAVA_SHORT) -jar $(VNU) --skip-non-html --errors-only $(SITE) $(SITE)-identity
 
 ## bench: run every benchmark and write the tables of docs/BENCHMARKS.md (raw output in docs/bench/results.txt)
@@ -182,7 +182,7 @@ bench-hugo: build
 ## soak: the long runs: 200 killed exports from a random seed, the fault matrix and incremental runs 20 times with the race detector
 soak:
 	CUREX_KILL_RUNS=$${CUREX_KILL_RUNS:-200} CUREX_KILL_SEED=$${CUREX_KILL_SEED:-$$(date +%s)} \
-	  $(GO) test ./cmd/curex/ -run '^TestKilledExportsNeverMixOutputs$$' -count=1 -v -timeout 2h
+	  $(GO) test ./exporter/cli/ -run '^TestKilledExportsNeverMixOutputs$$' -count=1 -v -timeout 2h
 	$(GO) test -race ./exporter/ -run 'TestFaultMatrix|TestIncrementalExport|TestHostileContent' -count=20 -timeout 3h
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s)
@@ -193,24 +193,24 @@ fuzz:
 fuzz-corpus:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) KEEP_CORPUS=1 .ci/fuzz.sh
 
-## vendor-temml: fetch Temml (TeX to MathML) from npm into exporter/render/mathml/temml/, checking its SHA-256 (the build never needs npm)
+## vendor-temml: fetch Temml (TeX to MathML) from npm into exporter/internal/render/mathml/temml/, checking its SHA-256 (the build never needs npm)
 vendor-temml:
 	.ci/vendor-temml.sh
 
-## vendor-stemmers: fetch the Snowball stemmers (@orama/stemmers) from npm into exporter/render/terms/stemmers/, checking its SHA-256 (the build never needs npm)
+## vendor-stemmers: fetch the Snowball stemmers (@orama/stemmers) from npm into exporter/internal/render/terms/stemmers/, checking its SHA-256 (the build never needs npm)
 vendor-stemmers:
 	.ci/vendor-stemmers.sh
 
 ## screenshots: renew docs/screenshots/ (README) with headless Chromium and poppler, desktop and phone (390 px: a lesson, its drawer open, the matrix as a list), then shrink the PNGs losslessly with oxipng or optipng when installed
 screenshots: tools
-	CUREX_REQUIRE_TOOLS=1 $(GO) test ./exporter/a11y/ -run '^TestScreenshots$$' -count=1 -screenshots $(CURDIR)/docs/screenshots
+	CUREX_REQUIRE_TOOLS=1 $(GO) test ./exporter/internal/a11y/ -run '^TestScreenshots$$' -count=1 -screenshots $(CURDIR)/docs/screenshots
 	@if command -v oxipng >/dev/null; then oxipng -q -o 4 --strip safe docs/screenshots/*.png; \
 	elif command -v optipng >/dev/null; then optipng -quiet -o2 -strip all docs/screenshots/*.png; \
 	else echo "screenshots: no oxipng or optipng, the PNGs are as Chromium wrote them"; fi
 
-## golden: rewrite the golden files under testdata/ (every package whose tests use internal/golden, with -update); review them with git diff
+## golden: rewrite the golden files under testdata/ (every package whose tests use exporter/internal/golden, with -update); review them with git diff
 golden:
-	@pkgs="$$(grep -rl --include='*_test.go' '"github.com/curex/curex/internal/golden"' $(GO_DIRS) | xargs -r -n1 dirname | sort -u | sed 's|^|./|')"; \
+	@pkgs="$$(grep -rlE --include='*_test.go' '^\s+"github.com/curex/curex/exporter/internal/golden"$$' $(GO_DIRS) | xargs -r -n1 dirname | sort -u | sed 's|^|./|')"; \
 	if [ -z "$$pkgs" ]; then echo "no golden tests yet"; else $(GO) test $$pkgs -update; fi
 
 ## sandbox: serve the sample dataset on http://127.0.0.1:8080

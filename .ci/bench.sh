@@ -2,7 +2,7 @@
 # bench.sh: run every benchmark of the module once (go test -bench, each
 # benchmark's own sizes and -benchtime 1s), keep the raw output in
 # docs/bench/results.txt, and write the tables of docs/BENCHMARKS.md
-# (between its benchdoc lines) with cmd/benchdoc, with the machine and how
+# (between its benchdoc lines) with exporter/internal/benchdoc, with the machine and how
 # long the whole run took.
 #
 #   make bench                          # everything
@@ -29,5 +29,5 @@ start=$(date +%s)
 $GO test -p 1 -run '^$' -bench "$BENCH" -benchmem -count 1 -timeout 60m $PKGS 2>&1 | tee "$tmp"
 took=$(( $(date +%s) - start ))
 mv "$tmp" "$OUT"
-$GO run ./cmd/benchdoc -in "$OUT" -doc "$DOC" -took "${took}s"
+$GO run ./exporter/internal/benchdoc -in "$OUT" -doc "$DOC" -took "${took}s"
 echo "bench: ${took}s; tables written to $DOC (raw output: $OUT)"

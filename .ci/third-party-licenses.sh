@@ -24,6 +24,6 @@ mkdir -p "$(dirname "$out")"
   done
   printf '\n==== Go standard library and runtime (%s): LICENSE ====\n\n' "$("$GO" env GOVERSION)"
   cat "$("$GO" env GOROOT)/LICENSE"
-  printf '\n==== Temml (exporter/render/mathml/temml): LICENSE ====\n\n'
-  cat exporter/render/mathml/temml/LICENSE
+  printf '\n==== Temml (exporter/internal/render/mathml/temml): LICENSE ====\n\n'
+  cat exporter/internal/render/mathml/temml/LICENSE
 } > "$out"

@@ -2,7 +2,7 @@
 # vendor-stemmers.sh: fetch Orama's stemmers (the Snowball algorithms,
 # minified, one module per language) from npm, check the package's
 # SHA-256 against the sum below, and write each Snowball stemmer as a
-# classic script under exporter/render/terms/stemmers/ (the <script> of a
+# classic script under exporter/internal/render/terms/stemmers/ (the <script> of a
 # page loaded from file:// cannot be a module). The same file is run by
 # goja at build time and by the browser at query time, so the index and
 # the query are stemmed by the same code. The build never needs npm: the
@@ -12,7 +12,7 @@
 #
 # To move to another version: set STEMMERS_VERSION, run with
 # STEMMERS_UPDATE_SUMS=1 to print the new sum, review the diff, put the
-# sum here, then run go test ./exporter/render/terms/ (the word lists).
+# sum here, then run go test ./exporter/internal/render/terms/ (the word lists).
 set -euo pipefail
 
 STEMMERS_VERSION=${STEMMERS_VERSION:-3.1.18}

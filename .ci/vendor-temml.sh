@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vendor-temml.sh: fetch Temml from npm and copy its minified build and
-# licence into exporter/render/mathml/temml/, checking their SHA-256
+# licence into exporter/internal/render/mathml/temml/, checking their SHA-256
 # against the sums below, so that a changed package never slips in. The
 # build itself never needs npm: the files are committed and embedded.
 #
@@ -36,4 +36,4 @@ mkdir -p "$dest"
 cp "$tmp/package/dist/temml.min.js" "$dest/temml.min.js"
 cp "$tmp/package/LICENSE" "$dest/LICENSE"
 echo "vendored temml $TEMML_VERSION into $dest"
-echo "now run: go test ./exporter/render/mathml/ -run 'TestBudget' (the work budget patches Temml's source when it is compiled; see budget.go)"
+echo "now run: go test ./exporter/internal/render/mathml/ -run 'TestBudget' (the work budget patches Temml's source when it is compiled; see budget.go)"

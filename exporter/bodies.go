@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/curex/curex/exporter/api"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/model"
 )
 
 // bodies keeps the raw /resolved bodies of a run's trees for a later

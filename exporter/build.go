@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/curex/curex/exporter/etagcache"
-	"github.com/curex/curex/exporter/setting"
+	"github.com/curex/curex/exporter/internal/etagcache"
+	"github.com/curex/curex/exporter/internal/setting"
 )
 
 // ErrNotCached is returned, wrapped, when a build needs an API answer the

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
+	"github.com/curex/curex/exporter/internal/render/jsonbundle/treeschema"
 )
 
 // bundleValidator is the schema of tree.json, compiled once for the tests.

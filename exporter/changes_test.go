@@ -14,12 +14,12 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/changes"
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/internal/changes"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/golden"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
-	"github.com/curex/curex/internal/golden"
 )
 
 // editAlgebra makes the sample edits: a retitle, an added lesson, a

@@ -7,14 +7,14 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/curex/curex/exporter/assets"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/internal/assets"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/pacer"
+	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/cartridge"
+	"github.com/curex/curex/exporter/internal/setting"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render"
-	"github.com/curex/curex/exporter/render/cartridge"
-	"github.com/curex/curex/exporter/setting"
 )
 
 // Config is everything a run needs. Zero values take the documented
@@ -198,7 +198,7 @@ func (c *Config) registry() *render.Registry {
 type Progress interface {
 	// Planned is called once discovery is done: trees to fetch and the
 	// requests they need.
-	Planned(trees, requests int, l *pace.Limiter)
+	Planned(trees, requests int, l *pacer.Limiter)
 	// TreeDone is called as each tree is fetched (or fails).
 	TreeDone(r fetch.Result, s fetch.StatsSnapshot)
 }
@@ -206,5 +206,5 @@ type Progress interface {
 // nopProgress reports nothing.
 type nopProgress struct{}
 
-func (nopProgress) Planned(int, int, *pace.Limiter)            {}
+func (nopProgress) Planned(int, int, *pacer.Limiter)           {}
 func (nopProgress) TreeDone(fetch.Result, fetch.StatsSnapshot) {}

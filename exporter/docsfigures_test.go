@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/internal/fetch"
 )
 
 // docText returns docs/name with its lines joined by spaces, so that a

@@ -18,11 +18,11 @@ import (
 	"github.com/dlclark/regexp2/v2"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/pacer"
+	"github.com/curex/curex/exporter/internal/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
@@ -190,7 +190,7 @@ type progressFunc struct {
 }
 
 // Planned calls planned.
-func (p *progressFunc) Planned(int, int, *pace.Limiter) {
+func (p *progressFunc) Planned(int, int, *pacer.Limiter) {
 	if p.planned != nil {
 		p.planned()
 	}

@@ -9,19 +9,19 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/render"
-	"github.com/curex/curex/exporter/render/cartridge"
-	"github.com/curex/curex/exporter/render/content"
-	"github.com/curex/curex/exporter/render/epub"
-	"github.com/curex/curex/exporter/render/handbook"
-	"github.com/curex/curex/exporter/render/html"
-	"github.com/curex/curex/exporter/render/jsonbundle"
-	"github.com/curex/curex/exporter/render/markdown"
-	"github.com/curex/curex/exporter/render/pdf"
-	"github.com/curex/curex/exporter/setting"
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/cartridge"
+	"github.com/curex/curex/exporter/internal/render/content"
+	"github.com/curex/curex/exporter/internal/render/epub"
+	"github.com/curex/curex/exporter/internal/render/handbook"
+	"github.com/curex/curex/exporter/internal/render/html"
+	"github.com/curex/curex/exporter/internal/render/jsonbundle"
+	"github.com/curex/curex/exporter/internal/render/markdown"
+	"github.com/curex/curex/exporter/internal/render/pdf"
+	"github.com/curex/curex/exporter/internal/setting"
 )
 
 // Formats is the registry of the formats this build writes, in the order
@@ -74,7 +74,7 @@ type treeFormats struct {
 	// hide are the attribute keys no format sees (render.Options.HideAttributes).
 	hide []string
 	// math counts the math errors of a tree, when a format shows math.
-	math *content.Renderer
+	math *content.Converter
 }
 
 // newTreeFormats prepares the renderers of the selected formats, which

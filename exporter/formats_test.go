@@ -18,12 +18,12 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/chrome"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/chromium"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
@@ -63,7 +63,7 @@ func TestEveryFormat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("prints PDFs with Chromium")
 	}
-	if _, err := chrome.Find(""); err != nil {
+	if _, err := chromium.Find(""); err != nil {
 		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
 			t.Fatal(err)
 		}
@@ -293,7 +293,7 @@ func TestPDFTimeoutFailsThatExportOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("prints PDFs with Chromium")
 	}
-	if _, err := chrome.Find(""); err != nil {
+	if _, err := chromium.Find(""); err != nil {
 		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
 			t.Fatal(err)
 		}

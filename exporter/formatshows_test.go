@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
 )
 

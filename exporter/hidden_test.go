@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/chrome"
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/internal/chromium"
+	"github.com/curex/curex/exporter/internal/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 )
@@ -86,7 +86,7 @@ func pdfTools() bool {
 	if testing.Short() {
 		return false
 	}
-	_, cerr := chrome.Find("")
+	_, cerr := chromium.Find("")
 	_, perr := exec.LookPath("pdftotext")
 	return cerr == nil && perr == nil || os.Getenv("CUREX_REQUIRE_TOOLS") == "1"
 }

@@ -16,8 +16,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/output"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"

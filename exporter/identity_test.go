@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/setting"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
-	"github.com/curex/curex/exporter/setting"
 )
 
 // TestIdentityInRenderKey: the publisher's identity shapes every page, so

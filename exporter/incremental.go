@@ -15,13 +15,13 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/localfile"
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/render"
-	"github.com/curex/curex/exporter/setting"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/localfile"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/setting"
 )
 
 // Incremental exports. A tree whose ETag did not change (the server

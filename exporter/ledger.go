@@ -3,8 +3,8 @@ package exporter
 import (
 	"sync"
 
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
 )
 
 // ledger is what a run knows of its exports, and its Summary: plan makes

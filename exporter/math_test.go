@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/chrome"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/chromium"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/output"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -32,7 +32,7 @@ func TestMathEveryFormat(t *testing.T) {
 	t.Parallel()
 	pdf := !testing.Short()
 	if pdf {
-		if _, err := chrome.Find(""); err != nil {
+		if _, err := chromium.Find(""); err != nil {
 			if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
 				t.Fatal(err)
 			}

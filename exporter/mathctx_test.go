@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/render/content"
-	"github.com/curex/curex/exporter/render/mathml"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render/content"
+	"github.com/curex/curex/exporter/internal/render/mathml"
 )
 
 // TestWriteStopsWithTheRunMidMath writes a tree whose math is being

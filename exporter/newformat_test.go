@@ -16,14 +16,14 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/serve"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render"
 	"github.com/curex/curex/exporter/sandbox"
-	"github.com/curex/curex/exporter/serve"
 )
 
 // outline is a format of this test's own: a plain-text outline of each

@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/race"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
-	"github.com/curex/curex/internal/race"
 )
 
 var scaleCurricula = flag.Int("scale-curricula", 500, "TestNightlyAtScale: base curricula of the synthetic organization (5 variants × 10 locales each); at most 5 under -race")

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/pace"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/pacer"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -260,7 +260,7 @@ type stopAfter struct {
 	cancel context.CancelFunc
 }
 
-func (s *stopAfter) Planned(int, int, *pace.Limiter) {}
+func (s *stopAfter) Planned(int, int, *pacer.Limiter) {}
 func (s *stopAfter) TreeDone(fetch.Result, fetch.StatsSnapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

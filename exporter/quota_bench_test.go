@@ -17,10 +17,10 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/pacer"
 	"github.com/curex/curex/exporter/internal/testtrees"
-	"github.com/curex/curex/exporter/pace"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -151,10 +151,10 @@ type planCatcher struct {
 	at       time.Time
 	requests int
 	eta      time.Duration
-	limiter  *pace.Limiter
+	limiter  *pacer.Limiter
 }
 
-func (p *planCatcher) Planned(_, requests int, l *pace.Limiter) {
+func (p *planCatcher) Planned(_, requests int, l *pacer.Limiter) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.at, p.requests, p.eta, p.limiter = time.Now(), requests, l.ETA(requests), l

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/internal/render/starter"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/starter"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
 	"github.com/curex/curex/exporter/internal/cpugate"
-	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/render"
-	"github.com/curex/curex/exporter/render/mathml"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/mathml"
 )
 
 // Run performs an export. It returns an error when nothing could be

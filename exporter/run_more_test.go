@@ -16,11 +16,11 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/output"
-	"github.com/curex/curex/exporter/pace"
-	"github.com/curex/curex/exporter/progress"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/pacer"
+	"github.com/curex/curex/exporter/internal/progress"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
@@ -70,7 +70,7 @@ type cancelAfter struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) Planned(int, int, *pace.Limiter) {}
+func (c *cancelAfter) Planned(int, int, *pacer.Limiter) {}
 func (c *cancelAfter) TreeDone(fetch.Result, fetch.StatsSnapshot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/api"
-	"github.com/curex/curex/exporter/etagcache"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/pace"
-	"github.com/curex/curex/exporter/retry"
-	"github.com/curex/curex/exporter/setting"
+	"github.com/curex/curex/exporter/internal/etagcache"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/pacer"
+	"github.com/curex/curex/exporter/internal/retry"
+	"github.com/curex/curex/exporter/internal/setting"
 )
 
 // session is the client side of a run: rate-limited transport, cache,
@@ -22,7 +22,7 @@ import (
 type session struct {
 	src     source
 	client  *api.Client
-	limiter *pace.Limiter
+	limiter *pacer.Limiter
 	stats   *fetch.Stats
 	retry   retry.Policy
 	// cache is the ETag cache (nil without CacheDir), bound to the
@@ -39,7 +39,7 @@ type session struct {
 func newSession(c *Config, src source) (*session, error) {
 	s := &session{src: src, stats: &fetch.Stats{}, scopeDir: src.scopeDir}
 	ep := src.endpoint(c)
-	s.limiter = pace.NewLimiter(pace.LimiterOptions{Limits: ep.limits})
+	s.limiter = pacer.NewLimiter(pacer.LimiterOptions{Limits: ep.limits})
 	tr := &fetch.Transport{Base: ep.transport, Limiter: s.limiter, Stats: s.stats, MaxRequests: ep.maxRequests, Deadline: c.Deadline}
 	opts := []api.Option{api.WithHTTPClient(&http.Client{Transport: tr}), api.WithUserAgent(c.Generator)}
 	if ep.allowHTTP {
@@ -100,7 +100,7 @@ type PlanReport struct {
 	// which it serves from the cache.
 	Schedule *fresh.Schedule
 	// Limiter paced discovery; its ETA estimates the rest.
-	Limiter *pace.Limiter
+	Limiter *pacer.Limiter
 }
 
 // apiSession checks c for a session with the API and opens one.

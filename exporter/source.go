@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/curex/curex/exporter/etagcache"
-	"github.com/curex/curex/exporter/fetch"
+	"github.com/curex/curex/exporter/internal/etagcache"
+	"github.com/curex/curex/exporter/internal/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
 )
 

@@ -3,9 +3,9 @@ package exporter
 import (
 	"time"
 
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/model"
 )
 
 // Failure is an export that could not be refreshed.

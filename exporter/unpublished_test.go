@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/slug"
 	"github.com/curex/curex/exporter/sandbox/dataset"
-	"github.com/curex/curex/exporter/slug"
 )
 
 // TestUnpublishedNodesNeverReachAPage: the API's trees hold drafts,

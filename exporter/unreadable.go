@@ -3,10 +3,10 @@ package exporter
 import (
 	"strings"
 
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/layout"
-	"github.com/curex/curex/exporter/model"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/output"
 )
 
 // keepUnreadable handles the curricula discovery could not read (403 on

@@ -3,7 +3,7 @@ package exporter
 import (
 	"testing"
 
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/output"
 )
 
 // TestPreviousDirOfEveryFormat: the folder of an export of the previous

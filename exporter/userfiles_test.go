@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
-	"github.com/curex/curex/exporter/fresh"
-	"github.com/curex/curex/exporter/output"
+	"github.com/curex/curex/exporter/internal/fresh"
+	"github.com/curex/curex/exporter/internal/output"
 )
 
 // TestPlantedLinksAndEditsNeverReachTheSite exports, then plants in the

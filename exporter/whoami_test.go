@@ -13,8 +13,8 @@ import (
 	"testing/synctest"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/internal/setting"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/setting"
 )
 
 // answerFunc is an http.RoundTripper of a function.

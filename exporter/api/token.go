@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/curex/curex/exporter/localfile"
+	"github.com/curex/curex/exporter/internal/localfile"
 )
 
 // EnvToken is the environment variable TokenFromEnv reads.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/api"
-	"github.com/curex/curex/exporter/localfile"
+	"github.com/curex/curex/exporter/internal/localfile"
 )
 
 const fileToken = "cca_live_9f8e7d6c5b4a"

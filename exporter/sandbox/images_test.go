@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curex/curex/exporter/imagecheck"
+	"github.com/curex/curex/exporter/internal/imagecheck"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )

@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter/api"
-	"github.com/curex/curex/exporter/fetch"
-	"github.com/curex/curex/exporter/model"
+	"github.com/curex/curex/exporter/internal/fetch"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/retry"
 	"github.com/curex/curex/exporter/ratelimit"
-	"github.com/curex/curex/exporter/retry"
 	"github.com/curex/curex/exporter/sandbox"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"

@@ -1,0 +1,322 @@
+package content
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync/atomic"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/curex/curex/exporter/internal/render/markup"
+	"github.com/curex/curex/exporter/internal/render/mathml"
+)
+
+// Tally counts, across the render calls it is given to, what the reader
+// should be told of: the expressions that could not be converted. It is
+// safe for concurrent use; its zero value counts from zero.
+type Tally struct {
+	mathErrors atomic.Int64
+}
+
+// MathErrors returns how many expressions failed to convert.
+func (t *Tally) MathErrors() int {
+	if t == nil {
+		return 0
+	}
+	return int(t.mathErrors.Load())
+}
+
+// Tallied returns a Converter that renders as r does and counts into t.
+// It shares r's parser and converter, so it is cheap to make per tree.
+func (r *Converter) Tallied(t *Tally) *Converter {
+	c := *r
+	c.tally = t
+	return &c
+}
+
+// WithContext returns a Converter that renders as r does, its conversions
+// of math under ctx: once ctx is done, a conversion under way stops and
+// the call fails with ctx's error (the run's, not the expression's, so
+// nothing is counted). It shares r's parser and converter, so it is cheap
+// to make per call or per tree; without it, conversions run to their
+// bounded end.
+func (r *Converter) WithContext(ctx context.Context) *Converter {
+	c := *r
+	c.ctx = ctx
+	return &c
+}
+
+// MayHaveMath reports whether s holds a math delimiter at all: a cheap
+// test to skip strings with no math.
+func MayHaveMath(s string) bool {
+	return strings.Contains(s, "$") || strings.Contains(s, `\(`) || strings.Contains(s, `\[`) || strings.Contains(s, "math")
+}
+
+// docTallyAttr is the Document attribute through which the math renderer
+// learns the Tally of the call.
+var docTallyAttr = []byte("curex-tally")
+
+// docContextAttr is the Document attribute through which the math
+// renderer learns the context of the call.
+var docContextAttr = []byte("curex-context")
+
+// Kinds of the math nodes.
+var (
+	kindMathInline = ast.NewNodeKind("MathInline")
+	kindMathBlock  = ast.NewNodeKind("MathBlock")
+)
+
+// mathInline is an expression in a paragraph.
+type mathInline struct {
+	ast.BaseInline
+	tex   string
+	delim mathml.Delim
+}
+
+func (n *mathInline) Kind() ast.NodeKind { return kindMathInline }
+
+func (n *mathInline) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"TeX": n.tex}, nil)
+}
+
+// mathBlock is a display expression that is a block of its own.
+type mathBlock struct {
+	ast.BaseBlock
+	tex    []byte
+	closer string
+	closed bool
+}
+
+func (n *mathBlock) Kind() ast.NodeKind { return kindMathBlock }
+
+func (n *mathBlock) IsRaw() bool { return true }
+
+func (n *mathBlock) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"TeX": string(n.tex)}, nil)
+}
+
+// mathInlineParser reads $...$, $$...$$, \(...\) and \[...\] in
+// paragraphs, by mathml.Inline's rules. It runs before goldmark's own
+// handling of a backslash (which would make "\(" a "("), and never sees
+// a delimiter that is itself escaped, nor code spans.
+type mathInlineParser struct{}
+
+func (mathInlineParser) Trigger() []byte { return []byte{'$', '\\'} }
+
+func (mathInlineParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	tex, n, d := lineAt(line, seg, pc)
+	if n == 0 {
+		if bytes.HasPrefix(line, []byte("$$")) {
+			// An unclosed "$$" is text, both dollars: the second must not
+			// open inline math.
+			block.Advance(2)
+			return ast.NewTextSegment(seg.WithStop(seg.Start + 2))
+		}
+		return nil
+	}
+	block.Advance(n)
+	return &mathInline{tex: tex, delim: d}
+}
+
+// lineKey holds the mathml.Line of the line being parsed, so that a line
+// of many delimiters is read in linear time.
+var lineKey = parser.NewContextKey()
+
+type cachedLine struct {
+	base, stop int // the line's source positions
+	line       *mathml.Line
+}
+
+// lineAt reads an expression at the start of line, the rest of the line
+// at seg.
+func lineAt(line []byte, seg text.Segment, pc parser.Context) (string, int, mathml.Delim) {
+	if seg.Padding != 0 {
+		return mathml.Inline(string(line))
+	}
+	c, _ := pc.Get(lineKey).(*cachedLine)
+	if c == nil || c.stop != seg.Stop || seg.Start < c.base {
+		c = &cachedLine{base: seg.Start, stop: seg.Stop, line: mathml.NewLine(string(line))}
+		pc.Set(lineKey, c)
+	}
+	return c.line.At(seg.Start - c.base)
+}
+
+// mathBlockParser reads display blocks: "$$" or "\[" alone on a line up
+// to a line that ends with "$$" or "\]", or a whole block on one line.
+type mathBlockParser struct{}
+
+func (mathBlockParser) Trigger() []byte { return []byte{'$', '\\'} }
+
+func (mathBlockParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	line, _ := reader.PeekLine()
+	op, tex, one, ok := mathml.BlockOpen(string(util.TrimRightSpace(line)))
+	if !ok {
+		return nil, parser.NoChildren
+	}
+	reader.AdvanceToEOL()
+	n := &mathBlock{closer: mathml.BlockCloser(op)}
+	if one {
+		n.tex, n.closed = []byte(tex), true
+		return n, parser.Close
+	}
+	return n, parser.NoChildren
+}
+
+func (mathBlockParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
+	n := node.(*mathBlock)
+	if n.closed {
+		// A block on one line ended on its opening line: goldmark keeps
+		// a block open whatever Open returns, and without this it would
+		// take the lines that follow as its TeX.
+		return parser.Close
+	}
+	line, _ := reader.PeekLine()
+	if line == nil {
+		return parser.Close
+	}
+	if tex, ok := mathml.BlockClose(string(util.TrimRightSpace(line)), n.closer); ok {
+		n.tex = append(n.tex, tex...)
+		n.closed = true
+		reader.AdvanceToEOL()
+		return parser.Close
+	}
+	n.tex = append(n.tex, line...)
+	reader.AdvanceToEOL()
+	return parser.Continue | parser.NoChildren
+}
+
+func (mathBlockParser) Close(ast.Node, text.Reader, parser.Context) {}
+
+func (mathBlockParser) CanInterruptParagraph() bool { return true }
+
+func (mathBlockParser) CanAcceptIndentedLine() bool { return false }
+
+// mathError is the text of the marker shown before an expression that
+// failed to convert.
+const mathErrorMark = "⚠"
+
+// renderMathInline writes an inline expression's MathML, or its source
+// marked as an error.
+func (s *safeRenderer) renderMathInline(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*mathInline)
+	out, failure, err := s.convert(node, n.tex, n.delim.Display())
+	if err != nil {
+		return ast.WalkStop, err
+	}
+	if failure != "" {
+		open, closeDelim := delimiters(n.delim)
+		mathError(w, failure, open+n.tex+closeDelim, false)
+		return ast.WalkSkipChildren, nil
+	}
+	_, _ = w.WriteString(out)
+	return ast.WalkSkipChildren, nil
+}
+
+// renderMathBlock writes a display block's MathML in a <div
+// class="math-display" tabindex="0"> (which scrolls sideways when the
+// equation is wider than the page, and so must take the keyboard focus to
+// be scrolled without a pointer), or its source marked as an error.
+func (s *safeRenderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*mathBlock)
+	return s.displayMath(w, node, string(n.tex), "$$\n"+string(bytes.Trim(n.tex, "\n"))+"\n$$")
+}
+
+// displayMath writes display math tex, shown as source when it fails.
+func (s *safeRenderer) displayMath(w util.BufWriter, node ast.Node, tex, source string) (ast.WalkStatus, error) {
+	out, failure, err := s.convert(node, strings.TrimSpace(tex), true)
+	if err != nil {
+		return ast.WalkStop, err
+	}
+	if failure != "" {
+		mathError(w, failure, source, true)
+		return ast.WalkSkipChildren, nil
+	}
+	_, _ = w.WriteString(`<div class="math-display" tabindex="0">`)
+	_, _ = w.WriteString(out)
+	_, _ = w.WriteString("</div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// convert returns the MathML of tex, or failure, the converter's message,
+// when the expression is the author's to fix (counted in the call's
+// Tally; the page shows it). err is set only when the converter itself
+// fails.
+func (s *safeRenderer) convert(node ast.Node, tex string, display bool) (out, failure string, err error) {
+	out, err = s.r.math.Convert(contextOf(node), markup.Text(tex), display)
+	switch {
+	case err == nil:
+		return out, "", nil
+	case mathml.IsExpressionError(err):
+		if t := tallyOf(node); t != nil {
+			t.mathErrors.Add(1)
+		}
+		return "", err.Error(), nil
+	default:
+		return "", "", err
+	}
+}
+
+// mathError writes an expression's source, escaped, after a visible
+// marker, with the converter's message as its title.
+func mathError(w util.BufWriter, failure, source string, block bool) {
+	msg := escape(failure)
+	if block {
+		_, _ = w.WriteString(`<pre class="math-error" title="` + msg + `"><code><span class="math-error-mark">` + mathErrorMark + ` TeX</span> `)
+		_, _ = w.WriteString(escape(source))
+		_, _ = w.WriteString("</code></pre>\n")
+		return
+	}
+	_, _ = w.WriteString(`<code class="math-error" title="` + msg + `"><span class="math-error-mark">` + mathErrorMark + ` TeX</span> `)
+	_, _ = w.WriteString(escape(source))
+	_, _ = w.WriteString("</code>")
+}
+
+// tallyOf returns the Tally of the render call node belongs to.
+func tallyOf(node ast.Node) *Tally {
+	doc := node.OwnerDocument()
+	if doc == nil {
+		return nil
+	}
+	if v, ok := doc.Attribute(docTallyAttr); ok {
+		t, _ := v.(*Tally)
+		return t
+	}
+	return nil
+}
+
+// contextOf returns the context of the render call node belongs to
+// (see WithContext), or context.Background().
+func contextOf(node ast.Node) context.Context {
+	if doc := node.OwnerDocument(); doc != nil {
+		if v, ok := doc.Attribute(docContextAttr); ok {
+			if ctx, ok := v.(context.Context); ok {
+				return ctx
+			}
+		}
+	}
+	return context.Background()
+}
+
+// delimiters returns how d opens and closes an expression.
+func delimiters(d mathml.Delim) (string, string) {
+	switch d {
+	case mathml.DoubleDollar:
+		return "$$", "$$"
+	case mathml.Paren:
+		return `\(`, `\)`
+	case mathml.Bracket:
+		return `\[`, `\]`
+	}
+	return "$", "$"
+}

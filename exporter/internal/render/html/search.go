@@ -1,0 +1,503 @@
+package html
+
+import (
+	"bytes"
+	"github.com/curex/curex/exporter/internal/render"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/render/attrs"
+	"github.com/curex/curex/exporter/internal/render/content"
+	"github.com/curex/curex/exporter/internal/render/i18n"
+	"github.com/curex/curex/exporter/internal/render/terms"
+)
+
+// searchChunkBytes is the size past which a chunk of the search text
+// (layout.SearchBody) is closed and the next one started: the search box
+// loads the small head file (titles, types, paths) at once and the chunks
+// only when a query needs more than titles, several at a time, so a
+// chunk is large enough to spare requests and small enough to parse in a
+// few milliseconds.
+const searchChunkBytes = 96 << 10
+
+// excerptRunes is how much of a node's description search.json keeps in
+// an entry's text, and the source of a node page's meta description.
+const excerptRunes = 300
+
+// searchField is one text attribute of a node in the search index: its
+// key, its label in the tree's language and its plain text.
+type searchField struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Text  string `json:"text"`
+}
+
+// searchEntry is one node in search.json (see docs/formats.md).
+type searchEntry struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	TypeDisplay string `json:"type_display"`
+	// Path is the node's page relative to the index's folder.
+	Path string `json:"path"`
+	// Lang is the language of the node's text when it is not the
+	// tree's (a node shown in the primary locale, untranslated).
+	Lang string `json:"lang,omitempty"`
+	// Text is the start of the description (excerptRunes runes).
+	Text string `json:"text"`
+	// Fields holds every text attribute, whole, in the order of the
+	// node's page.
+	Fields []searchField `json:"fields,omitempty"`
+}
+
+// searchHead is the first file the search box loads (layout.SearchScript):
+// what a title search needs, and the chunks that hold the rest.
+type searchHead struct {
+	// Nodes are [title, type display, path] or [title, type display,
+	// path, lang] (when the node's text is in another language), in
+	// reading order.
+	Nodes [][]string `json:"nodes"`
+	// Labels are the field labels the chunks refer to by index.
+	Labels []string `json:"labels"`
+	// Body names the chunk files, relative to the head's folder.
+	Body []string `json:"body"`
+	// Types are the node types' names (unnumbered: "Lesson"), and TypeOf
+	// the index in Types of each node's: what the type filter offers.
+	Types  []string `json:"types"`
+	TypeOf []int    `json:"type_of"`
+	// Terms names the terms file (searchTerms), relative to the head's
+	// folder; Stem is the language of its stemmer (terms.Language), ""
+	// when the words are not stemmed.
+	Terms string `json:"terms"`
+	Stem  string `json:"stem,omitempty"`
+	// StemFile is the stemmer's script (stemmerAsset), relative to the
+	// head's folder.
+	StemFile string `json:"stem_file,omitempty"`
+	// Rank are the indexes in Labels of the fields ranked above body
+	// text: objectives, standards, vocabulary.
+	Rank []int `json:"rank,omitempty"`
+}
+
+// searchTerms is the terms file of an index (layout.SearchTerms): an
+// inverted index from each stem to the nodes that hold it. It is one
+// file today; its map splits by the stems' first letters into files that
+// a query loads by the prefixes of its words, with no change to a term's
+// entry.
+type searchTerms struct {
+	// Terms maps each stem to its postings, in node order: node index × 4
+	// + the best field class that holds it (classTitle, classRanked or
+	// classBody).
+	Terms map[string][]int `json:"terms"`
+	// Words maps a stem to the words of the text it stands for, space
+	// separated, when they differ from it ("solv": "solve solves
+	// solving"): what prefix matching and typo tolerance compare a
+	// query's word with.
+	Words map[string]string `json:"words,omitempty"`
+}
+
+// The field classes of a posting: where in the node a term was found.
+const (
+	classBody   = 1
+	classRanked = 2
+	classTitle  = 3
+)
+
+// rankedKeys are the attributes ranked with titles rather than body
+// text: what names a lesson's aims and standards.
+var rankedKeys = map[string]bool{attrs.KeyObjectives: true, "standards": true, "vocabulary": true, "key_terms": true, "objectives": true}
+
+// searchChunk is one file of the search text (layout.SearchBody): the
+// fields of the nodes First, First+1, ... as [label index, text, label
+// index, text, ...].
+type searchChunk struct {
+	First int     `json:"first"`
+	Nodes [][]any `json:"nodes"`
+}
+
+// nodeFields returns the text attributes of n as plain text, labeled in
+// the language of m: every section of attrs.Parse that holds text (Markdown
+// made plain with content.PlainText, terms as "term: definition", the
+// text members of records and tables), in the order of the node's page.
+// Numbers and booleans are left out: they are not what a reader types.
+func nodeFields(n *model.Node, m i18n.Messages) []searchField {
+	var out []searchField
+	for _, s := range attrs.Parse(n.Attributes, n.Title) {
+		if s.Value.Kind == attrs.Invalid {
+			continue
+		}
+		var parts []string
+		collectText(s.Value, &parts)
+		text := strings.Join(parts, " · ")
+		if text == "" {
+			continue
+		}
+		label := m.AttributeLabel(s.Key)
+		if label == "" {
+			label = content.DefaultLabel(s.Key)
+		}
+		out = append(out, searchField{Key: s.Key, Label: label, Text: text})
+	}
+	return out
+}
+
+// collectText appends the plain texts of v to parts.
+func collectText(v attrs.Value, parts *[]string) {
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			*parts = append(*parts, s)
+		}
+	}
+	switch v.Kind {
+	case attrs.Text:
+		add(plainText(v.Text, 0))
+	case attrs.JSON:
+		add(v.Text)
+	case attrs.Terms:
+		for _, t := range v.Terms {
+			add(term(t))
+		}
+	case attrs.List, attrs.Table, attrs.Records:
+		for _, it := range v.Items {
+			collectText(it, parts)
+		}
+	case attrs.Fields:
+		if v.Pair != nil {
+			add(term(*v.Pair))
+			return
+		}
+		for _, f := range v.Fields {
+			collectText(f.Value, parts)
+		}
+	}
+}
+
+// term is a term and its definition as one plain text.
+func term(t attrs.Term) string {
+	tt, d := plainText(t.Term, 0), plainText(t.Definition, 0)
+	if d == "" {
+		return tt
+	}
+	return tt + ": " + d
+}
+
+// descriptionText is the plain text of a node's description among its
+// fields ("" when it has none).
+func descriptionText(fs []searchField) string {
+	for _, f := range fs {
+		if f.Key == attrs.KeyDescription {
+			return f.Text
+		}
+	}
+	return ""
+}
+
+// cutRunes returns the first n runes of s, without trailing spaces.
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return strings.TrimRight(s[:j], " ")
+		}
+		i++
+	}
+	return s
+}
+
+// searchFiles are the files of one tree's search index.
+type searchFiles struct {
+	// JSON is search.json, for programs.
+	JSON []byte
+	// Head is search-index.js, Body the chunks, in order, and Terms
+	// search-terms.js.
+	Head  []byte
+	Body  [][]byte
+	Terms []byte
+}
+
+// buildSearch builds the search index of a tree whose nodes are flat (in
+// reading order, each with its fields), its pages relative to the
+// contents page toc, in chunks of about chunkBytes of text.
+//
+// st stems the words of the terms file (nil: words are their own
+// stems).
+func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes int, st *terms.Stemmer) (*searchFiles, error) {
+	entries := make([]searchEntry, 0, len(flat))
+	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, Terms: layout.SearchTermsFile,
+		Types: []string{}, TypeOf: make([]int, 0, len(flat))}
+	if st != nil {
+		head.Stem = st.Language()
+		head.StemFile = rel(toc, stemmerAsset(head.Stem))
+	}
+	labels, types := map[string]int{}, map[string]int{}
+	ranked := map[int]bool{}
+	ix := newTermIndex(st)
+	var chunks []searchChunk
+	var cur *searchChunk
+	size := 0
+	for i, f := range flat {
+		n := f.n
+		path := rel(toc, pages[n])
+		lang := fallback(n)
+		entries = append(entries, searchEntry{ID: n.ID, Title: n.Title, TypeDisplay: n.Label(), Path: path, Lang: lang,
+			Text: cutRunes(descriptionText(f.fields), excerptRunes), Fields: f.fields})
+		row := []string{n.Title, n.Label(), path}
+		if lang != "" {
+			row = append(row, lang)
+		}
+		head.Nodes = append(head.Nodes, row)
+		tn := strings.TrimSpace(n.NodeType.DisplayName)
+		if tn == "" {
+			tn = n.Label()
+		}
+		ti, ok := types[tn]
+		if !ok {
+			ti = len(head.Types)
+			types[tn] = ti
+			head.Types = append(head.Types, tn)
+		}
+		head.TypeOf = append(head.TypeOf, ti)
+		ix.add(i, classTitle, n.Title)
+		if cur == nil || size >= chunkBytes {
+			chunks = append(chunks, searchChunk{First: i})
+			cur = &chunks[len(chunks)-1]
+			size = 0
+		}
+		body := make([]any, 0, 2*len(f.fields))
+		for _, fd := range f.fields {
+			li, ok := labels[fd.Label]
+			if !ok {
+				li = len(head.Labels)
+				labels[fd.Label] = li
+				head.Labels = append(head.Labels, fd.Label)
+			}
+			class := classBody
+			if rankedKeys[fd.Key] {
+				class = classRanked
+				if !ranked[li] {
+					ranked[li] = true
+					head.Rank = append(head.Rank, li)
+				}
+			}
+			ix.add(i, class, fd.Text)
+			body = append(body, li, fd.Text)
+			size += len(fd.Text) + 8
+		}
+		cur.Nodes = append(cur.Nodes, body)
+	}
+	return encodeSearch(key, entries, chunks, &head, ix)
+}
+
+// encodeSearch writes what buildSearch gathered: the JSON of every entry,
+// the text chunks, the terms file and the head naming them.
+func encodeSearch(key string, entries []searchEntry, chunks []searchChunk, head *searchHead, ix *termIndex) (*searchFiles, error) {
+	out := &searchFiles{}
+	var err error
+	if out.JSON, err = jsonMarshal(entries); err != nil {
+		return nil, err
+	}
+	for i, c := range chunks {
+		head.Body = append(head.Body, layout.SearchBodyFile(i))
+		js, err := searchScript("curexSearchBody", key+"#"+strconv.Itoa(i), c)
+		if err != nil {
+			return nil, err
+		}
+		out.Body = append(out.Body, js)
+	}
+	if out.Terms, err = searchScript("curexSearchTerms", key, ix.terms()); err != nil {
+		return nil, err
+	}
+	if out.Head, err = searchScript("curexSearch", key, head); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// termIndex gathers the postings of a tree's words.
+type termIndex struct {
+	st    *terms.Stemmer
+	posts map[string][]int
+	words map[string]map[string]bool
+}
+
+func newTermIndex(st *terms.Stemmer) *termIndex {
+	return &termIndex{st: st, posts: map[string][]int{}, words: map[string]map[string]bool{}}
+}
+
+// add indexes the words of text, found in node i in a field of class.
+// Nodes come in order, so a stem's last posting is the node's if any.
+func (x *termIndex) add(i, class int, text string) {
+	for _, w := range terms.Words(terms.Fold(text)) {
+		stem := x.st.Stem(w)
+		p := x.posts[stem]
+		switch {
+		case len(p) > 0 && p[len(p)-1]>>2 == i:
+			if p[len(p)-1]&3 < class {
+				p[len(p)-1] = i<<2 | class
+			}
+		default:
+			x.posts[stem] = append(p, i<<2|class)
+		}
+		if w != stem {
+			ws := x.words[stem]
+			if ws == nil {
+				ws = map[string]bool{}
+				x.words[stem] = ws
+			}
+			ws[w] = true
+		}
+	}
+}
+
+// terms is the index as the terms file holds it.
+func (x *termIndex) terms() searchTerms {
+	out := searchTerms{Terms: x.posts, Words: map[string]string{}}
+	for stem, ws := range x.words {
+		out.Words[stem] = strings.Join(slices.Sorted(maps.Keys(ws)), " ")
+	}
+	return out
+}
+
+// searchScript is a script that stores v, as JSON, in
+// window[global][key]. encoding/json escapes <, > and &, and U+2028 and
+// U+2029: nothing in the data can end the string or the script.
+func searchScript(global, key string, v any) ([]byte, error) {
+	data, err := jsonMarshal(v)
+	if err != nil {
+		return nil, err
+	}
+	k, err := jsonMarshal(key)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + len(k) + 64)
+	b.WriteString("(window." + global + "=window." + global + "||{})[")
+	b.Write(k)
+	b.WriteString("]=")
+	b.Write(data)
+	b.WriteString(";\n")
+	return b.Bytes(), nil
+}
+
+// writeSearch writes the tree's search index: layout.Search for programs,
+// and for the search box layout.SearchScript (titles, types and paths)
+// and the chunks of layout.SearchBody (every text attribute), scripts
+// loaded with <script> elements so that search also works from file://,
+// where fetch() is not allowed.
+func (x *treeCtx) writeSearch(w render.Writer) error {
+	chunk := x.r.searchChunk
+	if chunk <= 0 {
+		chunk = searchChunkBytes
+	}
+	var st *terms.Stemmer
+	if lang := terms.Language(x.t.Export.Locale); lang != "" {
+		var err error
+		if st, err = x.r.stemmers.For(lang); err != nil {
+			return err
+		}
+	}
+	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk, st)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(layout.SearchTerms(x.t.Export), files.Terms); err != nil {
+		return err
+	}
+	if err := w.Write(layout.Search(x.t.Export), files.JSON); err != nil {
+		return err
+	}
+	for i, b := range files.Body {
+		if err := w.Write(layout.SearchBody(x.t.Export, i), b); err != nil {
+			return err
+		}
+	}
+	return w.Write(layout.SearchScript(x.t.Export), files.Head)
+}
+
+// searchSource is the search index of export e (in locale lang) as page p
+// links it; from names it on pages that search several.
+func searchSource(p *Page, e model.Export, lang, from string) SearchSource {
+	return SearchSource{
+		Key: e.Dir(), Index: p.Href(layout.SearchScript(e)),
+		Base: strings.TrimSuffix(p.Href(layout.ExportIndex(e)), layout.Index),
+		Lang: lang, From: from,
+	}
+}
+
+// searchAcross is the search box of a catalog or landing page p: the
+// indexes of every exported variant × locale of curricula, in the order
+// of the landing matrix (variants, then locales), written as the script
+// path (beside p, so the indexes' links hold from it as from p). named
+// prefixes each variant with its curriculum's name (the catalog, where
+// curricula mix).
+func searchAcross(w render.Writer, p *Page, path string, curricula []*Curriculum, m i18n.Messages, named bool) (*SearchBox, error) {
+	var sources []SearchSource
+	for _, c := range curricula {
+		for i := range c.Variants {
+			v := &c.Variants[i]
+			name := v.Name
+			switch {
+			case name == "":
+				name = c.Name + " (" + m.T("base") + ")"
+			case named:
+				name = c.Name + " · " + name
+			}
+			for _, l := range c.Locales {
+				if !c.Exported[v.Slug+"/"+l.Slug] {
+					continue
+				}
+				e := model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: l.Slug}
+				src := searchSource(p, e, l.Code, m.T("search_from", name, l.Name))
+				src.Variant, src.Language = name, l.Name
+				sources = append(sources, src)
+			}
+		}
+	}
+	if sources == nil {
+		sources = []SearchSource{}
+	}
+	js, err := searchScript("curexSearchSources", path, sources)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Write(path, js); err != nil {
+		return nil, err
+	}
+	return &SearchBox{Action: p.Href(p.Path), Across: true, Script: p.Href(path), ScriptKey: path}, nil
+}
+
+// stemmerAsset is the path of the stemmer of lang (a terms.Language
+// code) in the site: assets/stem/<lang>.<hash>.js, named by its content
+// like the theme's assets, so that it can be cached for good.
+func stemmerAsset(lang string) string {
+	js, _ := terms.Script(lang)
+	return layout.Stemmer(hashed(lang+".js", js))
+}
+
+// writeStemmers writes the stemmer of each language the site's curricula
+// are exported in (layout.Stemmer), for the search box to stem a query
+// as the index was stemmed.
+func writeStemmers(w render.Writer, site *SiteInfo) error {
+	done := map[string]bool{}
+	for _, c := range site.Curricula {
+		for _, l := range c.Locales {
+			lang := terms.Language(l.Code)
+			if lang == "" || done[lang] {
+				continue
+			}
+			done[lang] = true
+			js, _ := terms.Script(lang)
+			if err := w.Write(stemmerAsset(lang), js); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
