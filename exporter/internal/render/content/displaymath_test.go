@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curex/curex/exporter/internal/render/mathml"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -71,6 +73,15 @@ func TestDisplayMathOnOneLine(t *testing.T) {
 		{"escaped closer", "$$y = mx + b\\$$\nnext", "p(t)"},
 		{"empty dollars", "$$ $$\nnext", "p(t)"},
 		{"prose dollars", "$$5 off\nnext", "p(t)"},
+
+		// A block that never closes is text: TeX allows no blank line in
+		// display math, so what follows a blank line stays what it is
+		// (before, the rest of the description became the formula).
+		{"unclosed dollars, then paragraph and image", "$$\ny = mx + b\n\nNext.\n\n" + img, "p(t) p(t) p(img)"},
+		{"unclosed brackets, then a list", "\\[\ny = mx + b\n\n- one\n- two", "p(t) ul(li(t) li(t))"},
+		{"unclosed at the end", "Before.\n\n$$\ny = mx + b", "p(t) p(t)"},
+		{"closed after an unclosed one", "$$\na\n\n$$\nb\n$$\nAfter.", "p(t) $$ p(t)"},
+		{"multi-line with a closer on its last line", "$$\na +\nb $$\nAfter.", "$$ p(t)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +96,12 @@ func TestDisplayMathOnOneLine(t *testing.T) {
 			}
 			if n := tally.MathErrors(); n != 0 {
 				t.Errorf("Markdown(%q): %d math errors, want none:\n%s", tt.src, n, got)
+			}
+			// The other formats find math with mathml.Scan: one reading.
+			// (it sees no list or quote, so count expressions, not blocks).
+			want := strings.Count(tt.want, "$$") + strings.Count(strings.ReplaceAll(tt.want, "$$", ""), "$")
+			if n := len(mathml.Scan(tt.src)); n != want {
+				t.Errorf("mathml.Scan(%q) finds %d expressions, the website %d", tt.src, n, want)
 			}
 		})
 	}

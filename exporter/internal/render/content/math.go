@@ -153,9 +153,10 @@ type mathBlockParser struct{}
 func (mathBlockParser) Trigger() []byte { return []byte{'$', '\\'} }
 
 func (mathBlockParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
-	line, _ := reader.PeekLine()
+	line, seg := reader.PeekLine()
 	op, tex, one, ok := mathml.BlockOpen(string(util.TrimRightSpace(line)))
-	if !ok {
+	if !ok || !one && !mathml.BlockEnds(string(reader.Source()[min(seg.Stop, len(reader.Source())):]), mathml.BlockCloser(op)) {
+		// Not a block, or one that never closes: text (mathml.BlockEnds).
 		return nil, parser.NoChildren
 	}
 	reader.AdvanceToEOL()

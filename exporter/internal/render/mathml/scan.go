@@ -186,6 +186,26 @@ func BlockClose(line, closer string) (tex string, ok bool) {
 	return t[:len(t)-len(closer)], true
 }
 
+// BlockEnds reports whether a display block whose opening line is
+// followed by rest closes with closer before a blank line or the end: TeX
+// allows no blank line in display math, so a "$$" or "\[" line with no
+// closer before one is text, and the paragraphs, lists and images after it
+// stay what they are. Scan and the website's parser both ask it.
+func BlockEnds(rest, closer string) bool {
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			return false
+		}
+		if _, ok := BlockClose(line, closer); ok {
+			return true
+		}
+		rest = after
+	}
+	return false
+}
+
 // Span is one expression found by Scan.
 type Span struct {
 	// Start and End delimit the whole span in the source, delimiters
@@ -256,7 +276,7 @@ func Scan(src string) []Span {
 			}
 		default:
 			inCode = inCode && strings.TrimSpace(line) == ""
-			if op, tex, one, ok := BlockOpen(line); ok {
+			if op, tex, one, ok := BlockOpen(line); ok && (one || BlockEnds(src[next:], BlockCloser(op))) {
 				if one {
 					spans = append(spans, Span{Start: i, End: end, TeX: tex, Delim: delimOf(op), Block: true})
 				} else {
