@@ -91,6 +91,6 @@ func TestExportGolden(t *testing.T) {
 	files["manifest.json"] = renderKey.ReplaceAll(files["manifest.json"], []byte(`"render_key": "(varies by build)"`))
 	comment := "The files `curex export " + strings.Join(wholeExport, " ") + "`\n" +
 		"writes from the sample sandbox (SOURCE_DATE_EPOCH=" + wholeExportDate + "). Binary files stand as\n" +
-		"their digest. Rewrite: go test ./cmd/curex/ -run '^TestExportGolden$' -update\n"
+		"their digest. Rewrite: go test ./exporter/cli/ -run '^TestExportGolden$' -update\n"
 	golden.CheckFiles(t, filepath.Join("testdata", "export-algebra-1-texas-es.txtar"), golden.FromMap(comment, files))
 }

@@ -19,7 +19,7 @@ func TestNopublishBuild(t *testing.T) {
 		t.Skip("builds curex with -tags nopublish")
 	}
 	bin := filepath.Join(t.TempDir(), "curex")
-	build := exec.Command("go", "build", "-tags", "nopublish", "-o", bin, "github.com/curex/curex/exporter/cli")
+	build := exec.Command("go", "build", "-tags", "nopublish", "-o", bin, "github.com/curex/curex/cmd/curex")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build -tags nopublish: %v\n%s", err, out)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // binary is the package of the curex command.
-const binary = "github.com/curex/curex/exporter/cli"
+const binary = "github.com/curex/curex/cmd/curex"
 
 // testOnly reports why a package, by import path, must not be linked into
 // the curex binary, or "" when it may be.
@@ -70,7 +70,7 @@ func TestTestOnly(t *testing.T) {
 		{"github.com/curex/curex/exporter/internal/golden", true},
 		{"github.com/curex/curex/exporter/internal/testtrees", true},
 		{"github.com/curex/curex/exporter/sandbox", false},
-		{"github.com/curex/curex/exporter/cli", false},
+		{"github.com/curex/curex/cmd/curex", false},
 		{"example.com/other/footest", false},
 	}
 	for _, tc := range tests {

@@ -48,7 +48,7 @@ func TestNoticeListsLinkedModules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs go list")
 	}
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
