@@ -318,7 +318,7 @@ func TestWebsiteIdentityAccessibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logo := filepath.Join(root, "cmd", "curex", "testdata", "site-identity", "logo.svg")
+	logo := filepath.Join(root, "exporter", "cli", "testdata", "site-identity", "logo.svg")
 	site := exportSampleAs(t, render.Identity{
 		Title: "Riverbend Schools Curricula", Language: "es", Logo: logo, Favicon: logo, Accent: "#1d4e89",
 		Footer: "© Riverbend Unified School District", Links: []render.Link{{Label: "About", URL: "https://example.org/about"}, {Label: "Legal", URL: "legal/"}},
