@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # bench-hugo.sh: render the same synthetic curriculum with curex (curex build
 # from the cache, HTML only) and with Hugo (the Markdown bundle as content, a
-# minimal layout), on this machine, turn about, and print pages per second
-# and peak memory of each, and their ratio.
+# layout with curex's navigation), on this machine, turn about, and print
+# pages per second, CPU seconds and peak memory of each, and their ratios.
+#
+# The pages carry real content (the sandbox's synthetic body=1: paragraphs,
+# lists, inline math everywhere, Python code in every second page, an
+# aligned display formula in every third, an image in every fourth), and
+# both tools do the same work with it: code highlighted by Chroma, every
+# formula turned into MathML at build time (curex: Temml; Hugo: KaTeX's
+# MathML output through transform.ToMath, its documented way), images
+# linked (curex also checks and copies them, from its cache). BODY=0 gives
+# the descriptions of two sentences of the earlier measurements.
 #
 #   make bench-hugo                 # 5,000 and 20,000 pages
 #   PAGES="2000" .ci/bench-hugo.sh  # other sizes
@@ -23,6 +32,7 @@ CUREX=${CUREX:-bin/curex}
 HUGO=${HUGO:-$(go env GOPATH)/bin/hugo}
 PAGES=${PAGES:-"5000 20000"}
 REPS=${REPS:-3}
+BODY=${BODY:-1}
 WORK=$(mktemp -d /tmp/curex-bench-hugo-XXXXXX)
 trap 'kill "${SANDBOX_PID:-}" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
@@ -30,10 +40,10 @@ for tool in "$CUREX" "$HUGO" /usr/bin/time; do
   [ -x "$tool" ] || { echo "bench-hugo: $tool is missing" >&2; exit 2; }
 done
 
-# measure LABEL CMD...: run CMD under GNU time; prints "seconds maxrss_kb".
+# measure CMD...: run CMD under GNU time; prints "seconds maxrss_kb user_s sys_s".
 measure() {
   local out=$WORK/time.txt
-  if ! /usr/bin/time -f "%e %M" -o "$out" "$@" >"$WORK/output.txt" 2>&1; then
+  if ! /usr/bin/time -f "%e %M %U %S" -o "$out" "$@" >"$WORK/output.txt" 2>&1; then
     echo "bench-hugo: $* failed:" >&2
     cat "$WORK/output.txt" >&2
     exit 1
@@ -71,12 +81,12 @@ for n in $PAGES; do
   mkdir -p "$dir"
   # The sandbox serves one synthetic curriculum of n nodes in one locale.
   "$CUREX" sandbox --addr 127.0.0.1:0 --rate-limit none \
-    --data "synthetic:curricula=1,variants=0,locales=1,nodes=$n,depth=3,seed=1" >"$dir/sandbox.txt" 2>&1 &
+    --data "synthetic:curricula=1,variants=0,locales=1,nodes=$n,depth=3,seed=1,body=$BODY" >"$dir/sandbox.txt" 2>&1 &
   SANDBOX_PID=$!
   for _ in $(seq 100); do grep -q "base URL:" "$dir/sandbox.txt" && break; sleep 0.1; done
   url=$(sed -n 's/.*base URL: *//p' "$dir/sandbox.txt" | head -1)
   CURRICULUM_API_TOKEN=synthetic-token "$CUREX" export --base-url "$url" --cache-dir "$dir/cache" \
-    --output "$dir/fetched" --formats json --progress none --rate-limit 100000/1s >/dev/null
+    --output "$dir/fetched" --formats json,html --allow-private-assets --progress none --rate-limit 100000/1s >/dev/null
   kill "$SANDBOX_PID"; wait "$SANDBOX_PID" 2>/dev/null || true; SANDBOX_PID=
 
   # Hugo's site: the same nodes as Markdown content in the Hugo layout.
@@ -92,7 +102,18 @@ disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
   useEmbedded = "fallback"
 [markup.highlight]
   noClasses = false
+[markup.goldmark.extensions.passthrough]
+  enable = true
+  [markup.goldmark.extensions.passthrough.delimiters]
+    block  = [['$$', '$$']]
+    inline = [['\(', '\)']]
 TOML
+  # Math as docs/markdown.md tells Hugo users to render it: MathML at build
+  # time (transform.ToMath, KaTeX compiled to WebAssembly).
+  mkdir -p "$site/layouts/_default/_markup"
+  cat >"$site/layouts/_default/_markup/render-passthrough.html" <<'HTML'
+{{- with transform.ToMath .Inner (dict "displayMode" (eq .Type "block")) }}{{ . }}{{ end -}}
+HTML
   # A layout with the navigation of curex's node pages: breadcrumbs, a
   # sidebar of every top-level unit with the path to the page expanded
   # (the children of each node on it, the page's own included), each level
@@ -132,23 +153,28 @@ HTML
   run_hugo() {
     measure "$HUGO" --source "$site" --destination "$dir/hugo-public-$1" --quiet
   }
-  ctimes=() htimes=() ck=0 hk=0
+  ctimes=() htimes=() ccpu=() hcpu=() ck=0 hk=0
+  echo "         load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
   for r in $(seq "$REPS"); do
     if (( r % 2 == 1 )); then order="curex hugo"; else order="hugo curex"; fi
     for tool in $order; do
-      read -r s k < <("run_$tool" "$r")
-      echo "         run $r $tool: $s s, $((k / 1024)) MB" >&2
+      read -r s k u y < <("run_$tool" "$r")
+      cpu=$(awk -v u="$u" -v y="$y" 'BEGIN{printf "%.2f", u+y}')
+      echo "         run $r $tool: $s s, $cpu CPU-s, $((k / 1024)) MB" >&2
       if [ "$tool" = curex ]; then
-        ctimes+=("$s")
+        ctimes+=("$s") ccpu+=("$cpu")
         if (( k > ck )); then ck=$k; fi
       else
-        htimes+=("$s")
+        htimes+=("$s") hcpu+=("$cpu")
         if (( k > hk )); then hk=$k; fi
       fi
     done
   done
+  echo "         load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
   cs=$(median "${ctimes[@]}")
   hs=$(median "${htimes[@]}")
+  cc=$(median "${ccpu[@]}")
+  hc=$(median "${hcpu[@]}")
   cpages=$(find "$dir/curex-site-1" -name '*.html' | wc -l)
   hpages=$(find "$dir/hugo-public-1" -name '*.html' | wc -l)
 
@@ -157,6 +183,7 @@ HTML
   printf '%-8s %-6s %8s %10s %12s %10s\n' "$n" curex "$cs" "$crate" "$((ck / 1024))" \
     "$(awk -v a="$crate" -v b="$hrate" 'BEGIN{printf "%.2fx", a/b}')"
   printf '%-8s %-6s %8s %10s %12s\n' "$n" hugo "$hs" "$hrate" "$((hk / 1024))"
+  echo "         (median CPU seconds, user + system: curex $cc, Hugo $hc, Hugo ÷ curex $(awk -v a="$hc" -v b="$cc" 'BEGIN{printf "%.2fx", a/b}'); peak memory curex ÷ Hugo $(awk -v a="$ck" -v b="$hk" 'BEGIN{printf "%.2f", a/b}'))"
   echo "         (curex wrote $cpages HTML files, Hugo $hpages)"
   read -r cpb ceb < <(weight "$dir/curex-site-1")
   read -r hpb heb < <(weight "$dir/hugo-public-1")

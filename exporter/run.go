@@ -12,11 +12,15 @@ import (
 	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/internal/fetch"
 	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/mathcache"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
 	"github.com/curex/curex/exporter/internal/render"
 	"github.com/curex/curex/exporter/internal/render/mathml"
 )
+
+// mathKeptFor is how long a formula no run converted stays in the cache.
+const mathKeptFor = 30 * 24 * time.Hour
 
 // Run performs an export. It returns an error when nothing could be
 // committed (the previous output is then untouched); a Summary with
@@ -201,7 +205,22 @@ func (r *run) schedule(ctx context.Context, p planned) (*scheduled, error) {
 	}
 	// One converter for every format: the same expressions recur
 	// across a curriculum's variants and locales.
-	o.Math = mathml.New(mathml.Options{})
+	mo := mathml.Options{}
+	if c.CacheDir != "" {
+		store, err := mathcache.Open(layout.Cache(c.CacheDir).Math(), nil)
+		if err != nil {
+			return nil, err
+		}
+		mo.Store = store
+		r.defer_(func() {
+			if n, err := store.Prune(mathKeptFor); err != nil {
+				c.Log.Warn("pruning the formulas kept", "err", err)
+			} else if n > 0 {
+				c.Log.Debug("formulas kept pruned", "removed", n)
+			}
+		})
+	}
+	o.Math = mathml.New(mo)
 	if sc.web, err = c.registry().NewSite(ctx, o); err != nil {
 		return nil, formatError(err)
 	}

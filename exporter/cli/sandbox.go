@@ -46,7 +46,7 @@ for tests, demos and theme work without an API token.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
-	fl.StringVar(&f.data, "data", "sample", "dataset: sample, synthetic:curricula=N,variants=N,locales=N,nodes=N,depth=N,seed=N, or a JSON file")
+	fl.StringVar(&f.data, "data", "sample", "dataset: sample, synthetic:curricula=N,variants=N,locales=N,nodes=N,depth=N,seed=N,body=0|1, or a JSON file")
 	fl.StringVar(&f.rateLimit, "rate-limit", ratelimit.Default().String(), "limits per token, COUNT/WINDOW pairs enforced together, or none")
 	fl.StringArrayVar(&f.tokens, "token", nil, "extra bearer token for the dataset's first user (repeatable)")
 	fl.StringVar(&f.faults, "faults", "", "faults to inject, KIND=RATE[:ARG],... e.g. 500=0.05,503=0.02:2s,cut=0.01,slow=0.01:5s")

@@ -24,6 +24,8 @@ const (
 	// URL with their ETags (package assets, in the ETag cache's format),
 	// each naming its checked file in content/ (by SHA-256).
 	AssetsDir = "assets"
+	// MathDir holds Temml's output by key (package mathcache).
+	MathDir = "math"
 	// StagingDir holds the local copies export --output URL builds into
 	// before publishing, one per bucket and prefix.
 	StagingDir = "publish"
@@ -38,6 +40,7 @@ const (
 //	pdf/<key>.pdf                  the printed PDFs (Cache.Prints, PrintEntry)
 //	assets/ab/ab…                  the answers for images of content (Cache.Assets)
 //	assets/content/<sha256>.<ext>  the images of content, checked
+//	math/ab/ab…                    Temml's output by key (Cache.Math)
 //	publish/<name>/                a copy to publish (Cache.Staging)
 type Cache string
 
@@ -52,6 +55,9 @@ func (c Cache) Prints() string { return filepath.Join(string(c), PrintsDir) }
 
 // Assets is the cache of the images content refers to.
 func (c Cache) Assets() string { return filepath.Join(string(c), AssetsDir) }
+
+// Math is the cache of formulas converted to MathML.
+func (c Cache) Math() string { return filepath.Join(string(c), MathDir) }
 
 // Staging is the folder export --output URL builds into before
 // publishing, for the bucket and prefix whose folder name is name.

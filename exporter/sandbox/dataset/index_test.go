@@ -143,10 +143,75 @@ func TestParseSynthetic(t *testing.T) {
 	if err != nil || o.Curricula != 50 || o.Variants != 4 || o.Locales != 6 || o.Nodes != 2000 || o.Depth != DefaultSynthetic().Depth {
 		t.Fatalf("ParseSynthetic = %+v, %v", o, err)
 	}
-	for _, bad := range []string{"nodes", "nodes=x", "pages=3", "locales=99", "curricula=0", "depth=-1"} {
+	if o, err := ParseSynthetic("body=1"); err != nil || o.Body != 1 {
+		t.Fatalf("ParseSynthetic(body=1) = %+v, %v", o, err)
+	}
+	for _, bad := range []string{"nodes", "nodes=x", "pages=3", "locales=99", "curricula=0", "depth=-1", "body=2"} {
 		if _, err := ParseSynthetic(bad); err == nil {
 			t.Errorf("ParseSynthetic(%q) accepted it", bad)
 		}
+	}
+}
+
+// TestSyntheticBodyCarriesRealContent checks the mix body=1 promises (a
+// list and inline math everywhere, code in every second node, a display
+// formula in every third, an image in every fourth), that formulas differ
+// from node to node, and that body=0 keeps the two-sentence descriptions.
+func TestSyntheticBodyCarriesRealContent(t *testing.T) {
+	descs := func(body int) []string {
+		ds := Synthetic(SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 120, Depth: 3, Seed: 1, Body: body})
+		var out []string
+		var walk func([]Node)
+		walk = func(ns []Node) {
+			for _, n := range ns {
+				var d string
+				if err := json.Unmarshal(n.Attributes["description"], &d); err != nil {
+					t.Fatalf("node %s: description: %v", n.ID, err)
+				}
+				out = append(out, d)
+				walk(n.Children)
+			}
+		}
+		walk(ds.Curricula[0].Nodes)
+		return out
+	}
+	count := func(ds []string, sub string) int {
+		n := 0
+		for _, d := range ds {
+			if strings.Contains(d, sub) {
+				n++
+			}
+		}
+		return n
+	}
+	rich, plain := descs(1), descs(0)
+	for _, c := range []struct {
+		what     string
+		sub      string
+		min, max int
+	}{
+		{"a list", "\n- ", 120, 120},
+		{"inline math", "$ and check", 120, 120},
+		{"a code block", "```python", 60, 60},
+		{"a display formula", "\\begin{aligned}", 40, 40},
+		{"an image", "](https://sandbox.invalid/images/", 30, 30},
+	} {
+		if n := count(rich, c.sub); n < c.min || n > c.max {
+			t.Errorf("body=1: %d of 120 descriptions hold %s, want %d", n, c.what, c.min)
+		}
+		if n := count(plain, c.sub); n != 0 {
+			t.Errorf("body=0: %d descriptions hold %s, want none", n, c.what)
+		}
+	}
+	formulas := map[string]bool{}
+	for _, d := range rich {
+		if _, f, ok := strings.Cut(d, "$$"); ok {
+			f, _, _ = strings.Cut(f, "$$")
+			formulas[f] = true
+		}
+	}
+	if len(formulas) < 35 {
+		t.Errorf("body=1: %d distinct display formulas in 40 nodes; a real curriculum repeats few", len(formulas))
 	}
 }
 

@@ -25,6 +25,11 @@ type SyntheticOptions struct {
 	Depth int
 	// Seed makes the content repeatable.
 	Seed int64
+	// Body, when 1, gives every node the description a real lesson has
+	// instead of two sentences: paragraphs with inline math, a list, and in
+	// turn a code block, a display formula and an image of the sandbox's
+	// own (see body). 0, the default, keeps the short descriptions.
+	Body int
 }
 
 // DefaultSynthetic is the size used for keys a spec leaves out.
@@ -52,9 +57,10 @@ func ParseSynthetic(s string) (SyntheticOptions, error) {
 		lim := map[string][2]int64{
 			"curricula": {1, 10_000}, "variants": {0, 100}, "locales": {1, int64(len(syntheticLocales))},
 			"nodes": {1, 1_000_000}, "depth": {1, 10_000}, "seed": {math.MinInt64, math.MaxInt64},
+			"body": {0, 1},
 		}[k]
 		if lim == [2]int64{} {
-			return o, fmt.Errorf("synthetic dataset: unknown key %q (want curricula, variants, locales, nodes, depth or seed)", k)
+			return o, fmt.Errorf("synthetic dataset: unknown key %q (want curricula, variants, locales, nodes, depth, seed or body)", k)
 		}
 		if n < lim[0] || n > lim[1] {
 			return o, fmt.Errorf("synthetic dataset: %s=%d is out of range %d to %d", k, n, lim[0], lim[1])
@@ -72,6 +78,8 @@ func ParseSynthetic(s string) (SyntheticOptions, error) {
 			o.Depth = int(n)
 		case "seed":
 			o.Seed = n
+		case "body":
+			o.Body = int(n)
 		}
 	}
 	return o, nil
@@ -173,6 +181,43 @@ func (g *synth) base(ci int) (Curriculum, []*Node) {
 	return base, all
 }
 
+// syntheticImages are the pictures the sandbox serves (docs/sandbox.md),
+// with the alternative text a lesson would give them.
+var syntheticImages = [][2]string{
+	{"water-cycle.png", "The water cycle: evaporation, condensation, precipitation"},
+	{"earth-layers.png", "The layers of the Earth from crust to inner core"},
+	{"granite.jpg", "A polished slab of granite"},
+	{"binary-bits.png", "Eight bits of a byte, each a power of two"},
+}
+
+// body is the description of the n-th node (counted from 1) when o.Body
+// is 1: the mix of a real lesson, about 150 words. Two paragraphs with an
+// inline formula and a list in every node; a code block in every second,
+// a display formula in every third, an image in every fourth. Numbers in
+// the code and formulas come from the generator, so formulas differ from
+// node to node as a real curriculum's do (no conversion is a repeat).
+func (g *synth) body(n int) string {
+	a, b, c := 2+g.rng.IntN(9), 1+g.rng.IntN(20), 10+g.rng.IntN(90)
+	var s strings.Builder
+	fmt.Fprintf(&s, "%s %s Solve $%dx + %d = %d$ and check the answer. %s\n\n",
+		g.sentence(11), g.sentence(9), a, b, c, g.sentence(8))
+	fmt.Fprintf(&s, "- %s\n- %s\n- %s\n\n", g.sentence(6), g.sentence(7), g.sentence(5))
+	if n%2 == 0 {
+		fmt.Fprintf(&s, "```python\ndef solve(a, b, c):\n    \"\"\"Return x such that a*x + b == c.\"\"\"\n"+
+			"    return (c - b) / a\n\nprint(solve(%d, %d, %d))  # %s\n```\n\n", a, b, c, g.sentence(4))
+	}
+	if n%3 == 0 {
+		fmt.Fprintf(&s, "$$\n\\begin{aligned}\n%dx + %d &= %d \\\\\n%dx &= %d \\\\\nx &= \\frac{%d}{%d}\n\\end{aligned}\n$$\n\n",
+			a, b, c, a, c-b, c-b, a)
+	}
+	if n%4 == 0 {
+		img := syntheticImages[(n/4)%len(syntheticImages)]
+		fmt.Fprintf(&s, "![%s](https://sandbox.invalid/images/%s)\n\n", img[1], img[0])
+	}
+	s.WriteString(g.sentence(12) + " " + g.sentence(10))
+	return s.String()
+}
+
 // tree grows into roots a balanced tree of o.Nodes nodes and at most
 // o.Depth levels, breadth first, so that the count fills levels evenly.
 func (g *synth) tree(roots *[]Node, id, topic string) {
@@ -182,11 +227,15 @@ func (g *synth) tree(roots *[]Node, id, topic string) {
 		for k := 0; k < branch && made < g.o.Nodes; k++ {
 			made++
 			nid := fmt.Sprintf("%s-%d", prefix, k+1)
+			desc := g.sentence(12) + " " + g.sentence(9)
+			if g.o.Body == 1 {
+				desc = g.body(made)
+			}
 			*parent = append(*parent, Node{
 				ID: nid, Title: fmt.Sprintf("%s %s", topic, strings.TrimPrefix(nid, id+"-")),
 				NodeType: g.types[min(depth, len(g.types)-1)],
 				Attributes: map[string]json.RawMessage{
-					"description":         jsonString(g.sentence(12) + " " + g.sentence(9)),
+					"description":         jsonString(desc),
 					"learning_objectives": json.RawMessage(fmt.Sprintf(`[%s,%s]`, jsonString(g.sentence(6)), jsonString(g.sentence(7)))),
 					"estimated_minutes":   json.RawMessage(strconv.Itoa(15 + g.rng.IntN(40))),
 				},

@@ -57,6 +57,9 @@ type Options struct {
 	// MaxInput is the longest expression converted, in bytes
 	// (DefaultMaxInput).
 	MaxInput int
+	// Store, when set, keeps Temml's output between runs: a conversion
+	// it holds costs no interpreter (the output is sanitized again).
+	Store Store
 }
 
 // Converter converts TeX to sanitized MathML. Its zero value is not
@@ -73,6 +76,8 @@ type Converter struct {
 	idle chan *engine
 
 	cache *cache
+	// code is codeSum's, for the Store's keys.
+	code func() string
 }
 
 // New returns a Converter with options o.
@@ -91,6 +96,7 @@ func New(o Options) *Converter {
 		compile: sync.OnceValues(compileTemml),
 		idle:    make(chan *engine, o.Runtimes),
 		cache:   newCache(max(o.CacheEntries, 0)),
+		code:    sync.OnceValue(codeSum),
 	}
 }
 
@@ -108,12 +114,10 @@ func (c *Converter) Convert(ctx context.Context, tex string, display bool) (stri
 	if r, ok := c.cache.get(k); ok {
 		return r.out, r.err
 	}
-	e, err := c.engine(ctx)
-	if err != nil {
+	raw, err := c.render(ctx, tex, display)
+	if err != nil && !IsExpressionError(err) {
 		return "", err
 	}
-	raw, err := e.render(ctx, tex, display)
-	c.idle <- e
 	var out string
 	if err == nil {
 		// What Sanitize refuses (MathML nested deeper than the HTML
@@ -127,6 +131,28 @@ func (c *Converter) Convert(ctx context.Context, tex string, display bool) (stri
 		c.cache.put(k, result{out: out, err: err})
 	}
 	return out, err
+}
+
+// render returns Temml's output for tex: the Store's when it holds it,
+// else an interpreter's, which the Store then keeps.
+func (c *Converter) render(ctx context.Context, tex string, display bool) (string, error) {
+	var sk string
+	if c.opts.Store != nil {
+		sk = storeKey(c.code(), tex, display)
+		if raw, ok := c.opts.Store.Get(sk); ok {
+			return raw, nil
+		}
+	}
+	e, err := c.engine(ctx)
+	if err != nil {
+		return "", err
+	}
+	raw, err := e.render(ctx, tex, display)
+	c.idle <- e
+	if err == nil && c.opts.Store != nil {
+		_ = c.opts.Store.Put(sk, raw) // a miss next run is all a failure costs
+	}
+	return raw, err
 }
 
 // IsExpressionError reports whether err, from Convert, is the

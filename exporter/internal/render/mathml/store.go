@@ -1,0 +1,42 @@
+package mathml
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// Store keeps Temml's output between runs (package mathcache is one, a
+// folder of the cache). Get and Put must be safe for concurrent use; a
+// Put that fails costs only the next run a conversion, so it reports
+// nothing.
+type Store interface {
+	// Get returns the output kept under key.
+	Get(key string) (string, bool)
+	// Put keeps output under key.
+	Put(key, output string) error
+}
+
+// storeVersion changes when what a Store keeps under a key changes
+// meaning (its recipe below, or what render returns).
+const storeVersion = "curex-mathml-store-1"
+
+// codeSum is the SHA-256 of everything besides the expression that shapes
+// Temml's output: its code as patched, the call's options and the budgets.
+// A new Temml, a new option or a new budget gives new keys, and the
+// entries of the old ones are pruned when unused.
+func codeSum() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%d:%s\n%d:%s\n", storeVersion, len(temmlJS), temmlJS, len(renderJS), renderJS)
+	fmt.Fprintf(h, "expand=%d steps=%d nodes=%d bytes=%d patches=%q\n",
+		maxExpand, maxTokenSteps, maxNodes, maxMarkupBytes, budgetPatches)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// storeKey is the key under which the output of tex is kept; code is
+// codeSum's.
+func storeKey(code, tex string, display bool) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%t\n%d:%s", code, display, len(tex), tex)
+	return hex.EncodeToString(h.Sum(nil))
+}
