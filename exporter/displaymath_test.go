@@ -58,7 +58,7 @@ func TestDisplayMathOnOneLineEveryFormat(t *testing.T) {
 	if !found {
 		t.Fatal("the sample has no node alg-app-a in curriculum 101")
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

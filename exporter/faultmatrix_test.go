@@ -93,7 +93,7 @@ func (e *matrixEnv) faultsOn(match func(*http.Request) bool, attempts int, spec 
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	faulty, err := sandboxtest.New(e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
+	faulty, err := sandboxtest.New(e.t.Name(), e.ds, sandbox.Options{Limits: ratelimit.Limits{}, Faults: fs, Seed: 3})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func faultBase(sample bool, tok, out string) exporter.Config {
 // healthy sandbox, as base says.
 func exportPrevious(t *testing.T, base exporter.Config, ds *dataset.Dataset) {
 	t.Helper()
-	healthy, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	healthy, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func runFaultRow(t *testing.T, row faultRow, sample string) {
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := sandboxtest.New(ds, opts)
+	h, err := sandboxtest.New(t.Name(), ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,7 +125,7 @@ func TestHostileContent(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandboxtest.New(hostileDataset(), sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), hostileDataset(), sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

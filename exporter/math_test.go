@@ -61,7 +61,7 @@ func TestMathEveryFormat(t *testing.T) {
 			c.Nodes[j].Attributes["description"] = raw
 		}
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestMathOverBudgetFailsAlone(t *testing.T) {
 			c.Nodes[j].Attributes["description"] = raw
 		}
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

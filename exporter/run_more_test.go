@@ -36,7 +36,7 @@ func sampleServer(t *testing.T, opts sandbox.Options) (*sandbox.Handler, string)
 	if opts.Limits == nil {
 		opts.Limits = ratelimit.Limits{}
 	}
-	h, err := sandboxtest.New(ds, opts)
+	h, err := sandboxtest.New(t.Name(), ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

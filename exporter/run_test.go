@@ -94,7 +94,7 @@ func TestExportUnderFaultsAndTightLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: limits, Faults: faults, Seed: 11})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: limits, Faults: faults, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestExportSecondRunIsConditional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestExportErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

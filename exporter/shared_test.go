@@ -60,7 +60,7 @@ var sharedSample = sync.OnceValues(func() (sharedExport, error) {
 	if err != nil {
 		return sharedExport{}, err
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New("sharedSample", ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		return sharedExport{}, err
 	}

@@ -23,7 +23,7 @@ func sandboxURL(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}

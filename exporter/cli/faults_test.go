@@ -70,7 +70,7 @@ func TestExportFaultExitCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}})
+			h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}})
 			if err != nil {
 				t.Fatal(err)
 			}

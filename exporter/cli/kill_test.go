@@ -113,7 +113,7 @@ func TestKilledExportsNeverMixOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := sandboxtest.New(ds, sandbox.Options{Limits: ratelimit.Limits{}, Latency: sandbox.Latency{Base: 5 * time.Millisecond}})
+	h, err := sandboxtest.New(t.Name(), ds, sandbox.Options{Limits: ratelimit.Limits{}, Latency: sandbox.Latency{Base: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
