@@ -70,8 +70,9 @@ func TestEmptyTableHeaderIsDataCell(t *testing.T) {
 
 // TestConformsTo: a book claims EPUB Accessibility 1.1 at WCAG 2.1 AA
 // (dcterms:conformsTo, which Ace found missing on every book) exactly when
-// the claim is true: every image it shows has a text alternative; a book
-// with an image without one claims nothing and says why in its summary.
+// the claim is true: every image it shows has a text alternative and
+// every link has text; a book with an image or a link without claims
+// nothing and says why in its summary.
 func TestConformsTo(t *testing.T) {
 	for _, tc := range []struct {
 		name, description string
@@ -82,6 +83,9 @@ func TestConformsTo(t *testing.T) {
 		{"image without alt text", `"![](https://img.example/a.png)"`, false},
 		{"one of two without", `"![a red square](https://img.example/a.png) ![](https://img.example/z.png)"`, false},
 		{"failed image, shown as text", `"![](https://img.example/c.jpg)"`, true},
+		{"link with text", `"[the web](https://example.org/)"`, true},
+		{"link without text", `"[](https://example.org/)"`, false},
+		{"link to the website without text, unlinked", `"[](../unit-2/)"`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := tree("en", node("Only", map[string]string{"description": tc.description}))
@@ -91,7 +95,7 @@ func TestConformsTo(t *testing.T) {
 				t.Errorf("dcterms:conformsTo %q, want %q", got, ConformsTo)
 			}
 			if !tc.claims && len(got) != 0 {
-				t.Errorf("dcterms:conformsTo %q on a book with an image without alt text", got)
+				t.Errorf("dcterms:conformsTo %q on a book with an image or a link without text", got)
 			}
 			summary := strings.Join(p.meta("schema:accessibilitySummary"), " ")
 			if says := strings.Contains(summary, "meets EPUB Accessibility 1.1"); says != tc.claims {

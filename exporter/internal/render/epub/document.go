@@ -128,7 +128,7 @@ func next(c, top *xhtmlnode.Node) *xhtmlnode.Node {
 // link, an image not copied into the book becomes its alt text; a table
 // header cell with nothing in it becomes a data cell (a header names its
 // row or column: an empty one names nothing, and screen readers announce
-// it as such); it notes MathML and counts images.
+// it as such); it notes MathML and counts images and links without text.
 func (b *book) fix(p *part, top *xhtmlnode.Node, ids map[string]bool) {
 	for c := top; c != nil; {
 		if c.Type != xhtmlnode.ElementNode {
@@ -141,6 +141,8 @@ func (b *book) fix(p *part, top *xhtmlnode.Node, ids map[string]bool) {
 		case c.Namespace == "" && c.DataAtom == atom.A:
 			if href, ok := attr(c, "href"); ok && !keepLink(href, ids) {
 				unlink(c)
+			} else if ok && isBlank(c) {
+				b.blankLinks++
 			}
 		case c.Namespace == "" && c.DataAtom == atom.Th:
 			if isBlank(c) {

@@ -142,9 +142,10 @@ const ConformsTo = "EPUB Accessibility 1.1 - WCAG 2.1 Level AA"
 
 // conforms reports whether the book may claim ConformsTo. The writer's
 // own markup meets it (DAISY Ace finds no violation in the sample books:
-// tools_test.go's TestAce); what comes from the API can break it only by
-// an image without a text alternative, which no markup can make up for.
-func (b *book) conforms() bool { return b.altCount == b.imgCount }
+// tools_test.go's TestAce); what comes from the API can break it by what
+// no markup can make up for: an image without a text alternative, a link
+// with no text.
+func (b *book) conforms() bool { return b.altCount == b.imgCount && b.blankLinks == 0 }
 
 // summary is the accessibility summary, in English (its xml:lang says so).
 func (b *book) summary() string {
@@ -159,6 +160,9 @@ func (b *book) summary() string {
 		s = append(s, "Every image has a text alternative.")
 	default:
 		s = append(s, "Some images have no text alternative, so the book does not claim to meet WCAG 2.1 AA.")
+	}
+	if b.blankLinks > 0 {
+		s = append(s, "Some links have no text, so the book does not claim to meet WCAG 2.1 AA.")
 	}
 	if b.conforms() {
 		s = append(s, "The book meets EPUB Accessibility 1.1 at WCAG 2.1 level AA.")
