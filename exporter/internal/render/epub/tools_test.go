@@ -240,6 +240,8 @@ func TestAce(t *testing.T) {
 		need(t, "chromium", "chromium", "chromium")
 		t.Fatal(err)
 	}
+	// Beside TestCalibre: Ace waits on its browsers most of the time.
+	t.Parallel()
 	paths, _ := writeAceBooks(t, t.TempDir())
 	type run struct {
 		cmd      *exec.Cmd
@@ -315,9 +317,10 @@ func checkAceReport(t *testing.T, path string) {
 
 // TestCalibre: Calibre opens the books of aceBooks and converts each to
 // text that holds every node's title, in reading order (about 8 s a
-// book; epubcheck opens the others).
+// book; epubcheck opens the others), beside TestAce.
 func TestCalibre(t *testing.T) {
 	need(t, "ebook-convert", "ebook-convert", "calibre")
+	t.Parallel()
 	dir := t.TempDir()
 	paths, trees := writeAceBooks(t, dir)
 	for i, p := range paths {
