@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"maps"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -243,43 +241,6 @@ func TestGolden(t *testing.T) {
 	files := maps.Clone(a.files)
 	delete(files, StyleFile)
 	golden.CheckFiles(t, filepath.Join("testdata", "small.txtar"), golden.FromMap("A small cartridge without its style.css.", files))
-}
-
-// TestNuChecker checks the pages of a sample cartridge with the W3C Nu
-// HTML checker, which make tools installs in .tools; skipped without it
-// or Java unless CUREX_REQUIRE_TOOLS=1.
-func TestNuChecker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs Java")
-	}
-	jar, _ := filepath.Abs(filepath.Join("..", "..", "..", "..", ".tools", "node_modules", "vnu-jar", "build", "dist", "vnu.jar"))
-	java, err := exec.LookPath("java")
-	if _, statErr := os.Stat(jar); err != nil || statErr != nil {
-		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("the Nu checker needs Java and %s (make tools)", jar)
-		}
-		t.Skip("no Java or Nu checker (make tools)")
-	}
-	dir := t.TempDir()
-	for _, d := range []string{"algebra-1/houston-isd/ar", "algebra-1/texas/es"} {
-		tr := testtrees.Sample(t).Find(t, d).PublishedOnly()
-		a := open(t, makeCartridge(t, New(Options{SiteURL: testSite}), tr))
-		for name, data := range a.files {
-			if !strings.HasSuffix(name, ".html") {
-				continue
-			}
-			p := filepath.Join(dir, strings.ReplaceAll(d, "/", "-")+"-"+strings.TrimPrefix(name, PagesDir))
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	// A short check: the quick compiler only (half the CPU of the JVM's
-	// defaults); the checker needs a deep stack (-Xss).
-	out, err := exec.Command(java, "-Xss4m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar, "--errors-only", "--skip-non-html", dir).CombinedOutput()
-	if err != nil {
-		t.Errorf("Nu checker: %v\n%s", err, out)
-	}
 }
 
 // TestFallbackLanguage marks untranslated pages of a translated cartridge

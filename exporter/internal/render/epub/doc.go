@@ -18,8 +18,12 @@
 // date (never the clock), and schema.org accessibility metadata that
 // describes what this book holds: textual access, visual too when it has
 // images, MathML when it has math, alternative text when every image has
-// one. Right-to-left locales (Arabic) get page-progression-direction="rtl"
-// and dir="rtl" on every page.
+// one, and dcterms:conformsTo EPUB Accessibility 1.1 at WCAG 2.1 AA
+// (ConformsTo) when every image has one and every link has text. For assistive technology the
+// table of contents carries role="doc-toc" and an empty table header cell
+// becomes a data cell: DAISY Ace finds no violation in the sample books
+// (TestAce). Right-to-left locales (Arabic) get
+// page-progression-direction="rtl" and dir="rtl" on every page.
 //
 // The book is built in memory and is the same bytes for the same tree
 // and options (package zipfile). Names inside it are derived from

@@ -125,8 +125,10 @@ func next(c, top *xhtmlnode.Node) *xhtmlnode.Node {
 
 // fix makes n and its descendants stay inside the book: a link to an id
 // the document lacks or to a relative URL (the website's pages) loses its
-// link, an image not copied into the book becomes its alt text; it notes
-// MathML and counts images.
+// link, an image not copied into the book becomes its alt text; a table
+// header cell with nothing in it becomes a data cell (a header names its
+// row or column: an empty one names nothing, and screen readers announce
+// it as such); it notes MathML and counts images and links without text.
 func (b *book) fix(p *part, top *xhtmlnode.Node, ids map[string]bool) {
 	for c := top; c != nil; {
 		if c.Type != xhtmlnode.ElementNode {
@@ -139,6 +141,13 @@ func (b *book) fix(p *part, top *xhtmlnode.Node, ids map[string]bool) {
 		case c.Namespace == "" && c.DataAtom == atom.A:
 			if href, ok := attr(c, "href"); ok && !keepLink(href, ids) {
 				unlink(c)
+			} else if ok && isBlank(c) {
+				b.blankLinks++
+			}
+		case c.Namespace == "" && c.DataAtom == atom.Th:
+			if isBlank(c) {
+				c.Data, c.DataAtom = "td", atom.Td
+				removeAttr(c, "scope")
 			}
 		case c.Namespace == "" && c.DataAtom == atom.Img:
 			src, _ := attr(c, "src")
@@ -159,6 +168,22 @@ func (b *book) fix(p *part, top *xhtmlnode.Node, ids map[string]bool) {
 		}
 		c = next(c, top)
 	}
+}
+
+// isBlank reports whether n holds no text but white space and no element
+// (an image, a formula) that could stand for text.
+func isBlank(n *xhtmlnode.Node) bool {
+	for c := n.FirstChild; c != nil; c = next(c, n) {
+		switch c.Type {
+		case xhtmlnode.ElementNode:
+			return false
+		case xhtmlnode.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // keepLink reports whether a link to href stays a link in the book: to an
@@ -241,7 +266,9 @@ func (b *book) document(title, class, bodyType string, body []byte) []byte {
 func (b *book) nav() []byte {
 	var d strings.Builder
 	contents := b.m.T("table_of_contents")
-	d.WriteString(`<nav epub:type="toc" id="toc">` + "\n<h1>" + esc(contents) + "</h1>\n<ol>\n")
+	// role="doc-toc": assistive technology reads ARIA roles, not
+	// epub:type (DAISY Ace's epub-type-has-matching-role).
+	d.WriteString(`<nav epub:type="toc" id="toc" role="doc-toc">` + "\n<h1>" + esc(contents) + "</h1>\n<ol>\n")
 	if len(b.toc) == 0 {
 		d.WriteString(`<li><a href="` + pathIn(titleName) + `">` + esc(b.title) + "</a></li>\n")
 	}

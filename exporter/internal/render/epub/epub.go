@@ -128,9 +128,10 @@ type book struct {
 	// toc is the navigation: every node in reading order.
 	toc []tocEntry
 	// imgCount and altCount count the <img> elements and those with alt
-	// text; math is set when some document holds MathML.
-	imgCount, altCount int
-	math               bool
+	// text, blankLinks the links with nothing to read; math is set when
+	// some document holds MathML.
+	imgCount, altCount, blankLinks int
+	math                           bool
 }
 
 type part struct {

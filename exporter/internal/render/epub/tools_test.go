@@ -1,6 +1,8 @@
 package epub
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curex/curex/exporter/internal/chromium"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/render/markup"
+	"github.com/curex/curex/exporter/internal/testtrees"
 )
 
 // epubcheckJar is where Debian's epubcheck package puts the checker (its
@@ -86,9 +90,8 @@ func TestEpubcheck(t *testing.T) {
 	}
 }
 
-// checkedBooks returns the indexes of the books the external checkers
-// open. A book costs epubcheck about 8 s (a JVM each) and Calibre about
-// as much, so by default they are the books that cover every variant and
+// checkedBooks returns the indexes of the books epubcheck opens. A book
+// costs it about 8 s (a JVM each), so by default they are the books that cover every variant and
 // every locale of each sample curriculum (Arabic and Japanese included)
 // and every test book (the last three); CUREX_EPUBCHECK_ALL=1 checks
 // every sample book.
@@ -120,14 +123,216 @@ func covers(seen map[string]bool, dir string) bool {
 	return isNew
 }
 
-// TestCalibre: Calibre opens the sample books (see checkedBooks) and
-// converts each to text that holds every node's title, in reading order.
+// aceBooks are the sample books the slow checkers (DAISY Ace, about 45 s
+// a book, and Calibre) open: one per script and kind of content: Latin,
+// Arabic (right to left), Japanese (CJK), and the computer-science book
+// (code blocks, tables).
+var aceBooks = []string{
+	"algebra-1/base/en",
+	"algebra-1/base/ar",
+	"algebra-1/base/ja",
+	"introduction-to-computer-science/base/en",
+}
+
+// aceTrees are the published trees of aceBooks, from the shared sample
+// export.
+func aceTrees(t testing.TB) []*model.Tree {
+	t.Helper()
+	set := testtrees.Sample(t)
+	out := make([]*model.Tree, len(aceBooks))
+	for i, dir := range aceBooks {
+		out[i] = set.Find(t, dir).PublishedOnly()
+	}
+	return out
+}
+
+// writeAceBooks writes the books of aceTrees to dir and returns their
+// paths and trees.
+func writeAceBooks(t *testing.T, dir string) ([]string, []*model.Tree) {
+	t.Helper()
+	trees := aceTrees(t)
+	paths := make([]string, len(trees))
+	for i, tr := range trees {
+		paths[i] = filepath.Join(dir, strings.ReplaceAll(tr.Dir(), "/", "-")+".epub")
+		if err := os.WriteFile(paths[i], render(t, tr, sampleInfo(t, tr)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return paths, trees
+}
+
+// EnvAce names the environment variable that gives DAISY Ace's
+// ace-puppeteer program; by default .tools/node_modules/.bin/ace-puppeteer
+// at the repository root, which `make tools` installs.
+const EnvAce = "CUREX_ACE"
+
+// aceProgram returns the path of ace-puppeteer, or skips the test (fails
+// it under CUREX_REQUIRE_TOOLS=1) when it is missing.
+func aceProgram(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv(EnvAce)
+	if p == "" {
+		root, err := repoRoot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = filepath.Join(root, ".tools", "node_modules", ".bin", "ace-puppeteer")
+	}
+	if testing.Short() {
+		t.Skip("-short: no DAISY Ace (make test runs it)")
+	}
+	if _, err := os.Stat(p); err != nil {
+		msg := "DAISY Ace is missing: " + err.Error() + ": run `make tools` (npm install @daisy/ace into .tools) or set " + EnvAce
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return p
+}
+
+// repoRoot is the folder of go.mod above the test's folder.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the test folder")
+		}
+		dir = parent
+	}
+}
+
+// aceReport is the part of Ace's report.json the test reads.
+type aceReport struct {
+	Result struct {
+		Outcome string `json:"earl:outcome"`
+	} `json:"earl:result"`
+	Metadata struct {
+		Missing []string `json:"missing"`
+	} `json:"a11y-metadata"`
+	Documents []struct {
+		Subject struct {
+			URL string `json:"url"`
+		} `json:"earl:testSubject"`
+		Assertions []struct {
+			Result struct {
+				Outcome     string `json:"earl:outcome"`
+				Description string `json:"dct:description"`
+				HTML        string `json:"html"`
+			} `json:"earl:result"`
+			Test struct {
+				Title  string `json:"dct:title"`
+				Impact string `json:"earl:impact"`
+			} `json:"earl:test"`
+		} `json:"assertions"`
+	} `json:"assertions"`
+}
+
+// TestAce: DAISY Ace (axe-core in Chromium on every document, and its
+// own checks of the package) finds no violation, of any impact, in the
+// books of aceBooks, and dcterms:conformsTo is not missing (issue 25: it
+// reported epub-type-has-matching-role and a missing conformsTo on every
+// book, and an empty table header on the computer-science book). The
+// four run at once, an Ace process (and a Chromium) each, whatever
+// -parallel says: most of Ace's time is spent waiting on its browser.
+func TestAce(t *testing.T) {
+	ace := aceProgram(t)
+	browser, err := chromium.Find("")
+	if err != nil {
+		need(t, "chromium", "chromium", "chromium")
+		t.Fatal(err)
+	}
+	// Beside TestCalibre: Ace waits on its browsers most of the time.
+	t.Parallel()
+	paths, _ := writeAceBooks(t, t.TempDir())
+	type run struct {
+		cmd      *exec.Cmd
+		out, log string
+	}
+	runs := make([]run, len(paths))
+	for i, p := range paths {
+		r := run{out: strings.TrimSuffix(p, ".epub") + "-ace", log: strings.TrimSuffix(p, ".epub") + "-ace.log"}
+		// Each its own home: Ace keeps its logs there.
+		home := r.out + "-home"
+		if err := os.MkdirAll(home, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		logFile, err := os.Create(r.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.cmd = exec.Command(ace, "--force", "--verbose", "--outdir", r.out, "--tempdir", home, p)
+		r.cmd.Env = append(os.Environ(), "PUPPETEER_EXECUTABLE_PATH="+browser, "PUPPETEER_SKIP_DOWNLOAD=1", "HOME="+home)
+		r.cmd.Stdout, r.cmd.Stderr = logFile, logFile
+		if err := r.cmd.Start(); err != nil {
+			t.Fatalf("ace: %v", err)
+		}
+		// A test stopped early leaves no Ace running.
+		t.Cleanup(func() {
+			if r.cmd.ProcessState == nil {
+				_ = r.cmd.Process.Kill()
+				_ = r.cmd.Wait()
+			}
+		})
+		_ = logFile.Close() // the child has its own descriptor
+		runs[i] = r
+	}
+	for i, r := range runs {
+		t.Run(filepath.Base(paths[i]), func(t *testing.T) {
+			if err := r.cmd.Wait(); err != nil {
+				msg, _ := os.ReadFile(r.log)
+				t.Fatalf("ace: %v\n%s", err, msg)
+			}
+			checkAceReport(t, filepath.Join(r.out, "report.json"))
+		})
+	}
+}
+
+// checkAceReport fails t for every violation in Ace's report.json at
+// path, and when it finds dcterms:conformsTo missing.
+func checkAceReport(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r aceReport
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("report.json: %v", err)
+	}
+	for _, d := range r.Documents {
+		for _, a := range d.Assertions {
+			if a.Result.Outcome != "pass" {
+				t.Errorf("%s: %s (%s): %s %s", d.Subject.URL, a.Test.Title, a.Test.Impact, a.Result.Description, a.Result.HTML)
+			}
+		}
+	}
+	if r.Result.Outcome != "pass" {
+		t.Errorf("Ace's outcome %q, want pass", r.Result.Outcome)
+	}
+	for _, m := range r.Metadata.Missing {
+		if m == "dcterms:conformsTo" {
+			t.Error("Ace: dcterms:conformsTo is missing")
+		}
+	}
+}
+
+// TestCalibre: Calibre opens the books of aceBooks and converts each to
+// text that holds every node's title, in reading order (about 8 s a
+// book; epubcheck opens the others), beside TestAce.
 func TestCalibre(t *testing.T) {
 	need(t, "ebook-convert", "ebook-convert", "calibre")
+	t.Parallel()
 	dir := t.TempDir()
-	paths, trees := writeSampleBooks(t, dir)
-	for _, i := range checkedBooks(trees) {
-		p := paths[i]
+	paths, trees := writeAceBooks(t, dir)
+	for i, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			txt := strings.TrimSuffix(p, ".epub") + ".txt"
 			cmd := exec.Command("ebook-convert", p, txt)
