@@ -4,12 +4,15 @@
 //
 // The indexes are scripts, loaded with <script> elements because fetch() is
 // not allowed from file://. Each variant × locale has a small head
-// (search-index.js: titles, types, paths), searched as soon as it is in,
-// and chunks of text (search-body-N.js: every text attribute), loaded when
-// a query is typed, and its terms (search-terms.js: every word's stem with
-// the nodes and fields that hold it), with the stemmer of its language
-// (assets/stem/<lang>.<hash>.js, the same Snowball program the build stemmed the
-// index with). A box may search several variants × locales (catalog and
+// (search-index.js: titles, types, paths), searched as soon as it is in;
+// its terms (every word's stem with the nodes and fields that hold it),
+// split by the start of the stems into shards (search-terms.js and
+// search-terms-<hex of the prefix>.js, the plan in the head), of which a
+// query loads those of its words only, with the stemmer of its language
+// (assets/stem/<lang>.<hash>.js, the same Snowball program the build
+// stemmed the index with); and chunks of text (search-body-N.js: every
+// text attribute), loaded for the results shown (their snippets) or,
+// all of them, for a query with a substring term. A box may search several variants × locales (catalog and
 // landing pages): their indexes load one after another, the reader's
 // languages first (the page's, then the browser's), and results show as
 // each arrives; one lesson found in several variants is one result that
@@ -159,12 +162,16 @@
       if (!src.nodes) {
         var h = (window.curexSearch || {})[src.key] || { nodes: [], labels: [], body: [] };
         src.labels = h.labels || [];
-        src.termsFile = h.terms || "";
+        src.termsBase = h.terms || "";
+        src.plan = {};
+        (h.shards || [""]).forEach(function (p) { src.plan[p] = true; });
+        src.shards = {};
         src.stem = h.stem_file ? h.stem || "" : "";
         src.stemFile = h.stem_file || "";
         src.ranked = {};
         (h.rank || []).forEach(function (i) { src.ranked[i] = true; });
-        src.body = (h.body || []).map(function (file) { return { file: file, ready: false }; });
+        var firsts = h.body_first || [];
+        src.body = (h.body || []).map(function (file, c) { return { file: file, first: firsts[c] || 0, ready: false }; });
         var types = h.types || [], typeOf = h.type_of || [];
         src.nodes = h.nodes.map(function (r, i) {
           return { title: r[0], type: r[1], kind: types[typeOf[i]] || r[1], path: r[2], lang: r[3] || "", t: norm(r[0]), ty: norm(r[1]), fields: null, text: "", rtext: "" };
@@ -199,25 +206,81 @@
     });
   }
 
-  // loadTerms loads a source's terms and the stemmer of its language.
-  function loadTerms(src, then) {
-    if (src.terms || !src.termsFile) { then(); return; }
-    var left = src.stem ? 2 : 1;
-    function done() {
-      if (--left) { return; }
-      if (!src.terms) {
-        var d = (window.curexSearchTerms || {})[src.key] || {};
-        var t = d.terms || {}, w = d.words || {}, surf = [];
-        Object.keys(t).forEach(function (k) {
-          surf.push([k, k]);
-          if (w[k]) { w[k].split(" ").forEach(function (s) { surf.push([s, k]); }); }
-        });
-        src.terms = { posts: t, surf: surf };
-      }
-      then();
+  // shardOf is the prefix of the shard of src's terms that holds key:
+  // the longest prefix of the plan key begins with (package shard's Of).
+  function shardOf(src, key) {
+    for (var cs = Array.from(key); cs.length; cs.pop()) {
+      if (src.plan[cs.join("")]) { return cs.join(""); }
     }
-    script(src.base + src.termsFile, done);
-    if (src.stem) { script(src.base + src.stemFile, done); }
+    return "";
+  }
+
+  // shardFile is the terms file of prefix p (shard.File).
+  function shardFile(src, p) {
+    if (!p) { return src.termsBase + ".js"; }
+    var hex = "";
+    new TextEncoder().encode(p).forEach(function (b) { hex += (b < 16 ? "0" : "") + b.toString(16); });
+    return src.termsBase + "-" + hex + ".js";
+  }
+
+  // maxWithin is how many shards a word's prefix matching may load: a
+  // word of one or two letters that begins a large part of the terms
+  // finds its prefixes once more of it is typed (shard.MaxWithin).
+  var maxWithin = 4;
+
+  // needShards returns the prefixes of the shards of src that the words
+  // of q need, by the rule of shard.Need: each word's and its stem's
+  // (exact, stem and typo matches), and those of the words it begins
+  // when they are few.
+  function needShards(src, q) {
+    var need = {};
+    q.terms.forEach(function (t) {
+      if (!t.word) { return; }
+      var w = t.text;
+      need[shardOf(src, w)] = true;
+      need[shardOf(src, stem(src.stem, w))] = true;
+      if (Array.from(w).length < 2) { return; }
+      var within = Object.keys(src.plan).filter(function (p) { return p.length > w.length && p.lastIndexOf(w, 0) === 0; });
+      if (within.length <= maxWithin) { within.forEach(function (p) { need[p] = true; }); }
+    });
+    return Object.keys(need);
+  }
+
+  // addShard merges the terms of shard p, once in, into src.terms:
+  // postings decoded (each the distance from the node before × 4 + the
+  // field class) and the words each stem stands for.
+  function addShard(src, p) {
+    if (src.shards[p]) { return; }
+    src.shards[p] = true;
+    var d = (window.curexSearchTerms || {})[src.key + " " + p] || {};
+    var t = d.terms || {}, w = d.words || {};
+    src.terms = src.terms || { posts: {}, surf: [] };
+    Object.keys(t).forEach(function (k) {
+      var prev = -1, posts = t[k].map(function (v) { prev += v >> 2; return prev << 2 | v & 3; });
+      src.terms.posts[k] = posts;
+      src.terms.surf.push([k, k]);
+      if (w[k]) { w[k].split(" ").forEach(function (s) { src.terms.surf.push([s, k]); }); }
+    });
+  }
+
+  // loadStem loads the stemmer of a source's language.
+  function loadStem(src, then) {
+    if (src.stem) { script(src.base + src.stemFile, then); } else { then(); }
+  }
+
+  // loadTerms loads the stemmer of a source's language, then the shards
+  // of its terms that query q needs.
+  function loadTerms(src, q, then) {
+    if (!src.termsBase) { then(); return; }
+    loadStem(src, function () {
+      var need = needShards(src, q), left = need.length + 1;
+      src.terms = src.terms || { posts: {}, surf: [] };
+      function done() { if (--left === 0) { then(); } }
+      need.forEach(function (p) {
+        script(src.base + shardFile(src, p), function () { addShard(src, p); done(); });
+      });
+      done();
+    });
   }
 
   // The weights of a term by where it is found, and by how: its stem,
@@ -276,7 +339,7 @@
     for (var k = 0; k < q.terms.length; k++) {
       var t = q.terms[k], v = 0, at;
       if (t.word) {
-        if (src.terms) {
+        if (q.termsIn[src.key]) {
           var m = q.matched[src.key + " " + k];
           if (!m) { m = q.matched[src.key + " " + k] = matchWord(src, t.text); }
           v = m[i] || 0;
@@ -439,6 +502,31 @@
     return out;
   }
 
+  // chunkOf is the chunk of src's text that holds node i.
+  function chunkOf(src, i) {
+    var c = 0;
+    while (c + 1 < src.body.length && src.body[c + 1].first <= i) { c++; }
+    return c;
+  }
+
+  // fragments asks for the text chunks of the results shown whose fields
+  // are not in (for their snippets), each once; show runs again as each
+  // comes in. It returns how many are still to come.
+  function fragments(q, gs) {
+    var pending = 0;
+    gs.forEach(function (g) {
+      var h = g.lead, src = h.src;
+      if (h.n.fields || !src.body.length) { return; }
+      var c = chunkOf(src, h.i), b = src.body[c];
+      if (b.ready) { return; }
+      pending++;
+      if (b.asked) { return; }
+      b.asked = true;
+      chunk(src, c, function () { if (current) { show(current); } });
+    });
+    return pending;
+  }
+
   function show(q) {
     var values = { variant: {}, language: {}, type: {} };
     var hits = q.hits.filter(function (h) {
@@ -455,13 +543,14 @@
     });
     filters.hidden = filters.querySelectorAll("label:not([hidden])").length === 0;
     var gs = groups(q, hits);
+    var pending = fragments(q, gs.slice(0, maxShown));
     out.hidden = false;
     // For scripts that drive the page (tests, benchmarks): the query
     // shown, and whether every index it searches is in.
     out.dataset.query = q.text;
-    out.dataset.state = q.done ? "done" : "loading";
+    out.dataset.state = q.done && !pending ? "done" : "loading";
     var msg = q.cut ? (form.dataset.resultsMany || "%d").replace("%d", gs.length) : count(gs.length);
-    if (!q.done) { msg = form.dataset.loading + (gs.length ? " " + msg : ""); }
+    if (!q.done || pending) { msg = form.dataset.loading + (gs.length ? " " + msg : ""); }
     if (status.textContent !== msg) { status.textContent = msg; }
     // The list is rebuilt as indexes come in: a result that has the focus
     // keeps it.
@@ -529,14 +618,15 @@
       var ws = words(t);
       return { text: t, word: ws.length === 1 && ws[0] === t };
     });
-    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, done: false };
+    var substring = terms.some(function (t) { return !t.word; });
+    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, termsIn: {}, substring: substring, done: false };
     // marks are the strings highlighted: the terms, and the words of the
     // text their stems, prefixes and typos matched.
     q.marks = function () {
       var m = {};
       terms.forEach(function (t) { m[t.text] = true; });
       sources.forEach(function (src) {
-        if (!src.terms) { return; }
+        if (!src.terms || !q.termsIn[src.key]) { return; }
         terms.forEach(function (t, k) {
           if (!t.word || !q.matched[src.key + " " + k]) { return; }
           var st = stem(src.stem, t.text), w = t.text;
@@ -574,11 +664,14 @@
         // chunks come in.
         consider(q, src, 0, src.nodes.length);
         show(q);
-        loadTerms(src, function () {
+        loadTerms(src, q, function () {
           if (q !== current) { return; }
+          q.termsIn[src.key] = true;
           consider(q, src, 0, src.nodes.length);
           show(q);
-          var left = src.body.length;
+          // The text is needed whole for a substring term only; else the
+          // chunks of the results shown come in as show asks for them.
+          var left = q.substring ? src.body.length : 0;
           if (!left) { next(); return; }
           src.body.forEach(function (b, c) {
             chunk(src, c, function (first, n) {
@@ -598,7 +691,7 @@
 
   input.addEventListener("focus", function () {
     ready(function () {
-      if (sources.length) { head(sources[0], function () { loadTerms(sources[0], function () {}); }); }
+      if (sources.length) { head(sources[0], function () { loadStem(sources[0], function () {}); }); }
     });
   });
   input.addEventListener("input", run);

@@ -77,7 +77,11 @@ const (
 	// SearchTermsFile is the search index's terms (stems and the words
 	// they stand for, each with the nodes and fields that hold it), which
 	// the search box loads with a <script> element when a query is typed.
-	SearchTermsFile = "search-terms.js"
+	SearchTermsFile = SearchTermsBase + ".js"
+	// SearchTermsBase starts the name of every terms file: the root
+	// shard is SearchTermsFile, the others search-terms-<hex of their
+	// prefix>.js (package render/shard).
+	SearchTermsBase = "search-terms"
 	// StemmerDir is the folder, under Assets, of the stemmers the search
 	// box runs on a query's words (stem/<language>.<hash>.js).
 	StemmerDir = "stem"
@@ -156,8 +160,9 @@ func SearchBodyFile(i int) string { return SearchBodyPrefix + strconv.Itoa(i) + 
 // SearchBody is chunk i of the export's search text, a script.
 func SearchBody(e model.Export, i int) string { return e.Dir() + "/" + SearchBodyFile(i) }
 
-// SearchTerms is the export's search terms, a script.
-func SearchTerms(e model.Export) string { return e.Dir() + "/" + SearchTermsFile }
+// SearchTerms is the export's terms file name (one shard of its search
+// terms), a script.
+func SearchTerms(e model.Export, name string) string { return e.Dir() + "/" + name }
 
 // Stemmer is the path of a stemmer's script named file (its language
 // and a content hash: "en.1a2b3c4d.js") as the search box loads it:

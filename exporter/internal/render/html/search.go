@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter/internal/render/attrs"
 	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/i18n"
+	"github.com/curex/curex/exporter/internal/render/shard"
 	"github.com/curex/curex/exporter/internal/render/terms"
 )
 
@@ -23,7 +24,12 @@ import (
 // only when a query needs more than titles, several at a time, so a
 // chunk is large enough to spare requests and small enough to parse in a
 // few milliseconds.
-const searchChunkBytes = 96 << 10
+const searchChunkBytes = 16 << 10
+
+// searchShardBytes is the size past which the terms of an index are
+// split by the start of their stems (package shard): a query loads the
+// shards of its words only.
+const searchShardBytes = 24 << 10
 
 // excerptRunes is how much of a node's description search.json keeps in
 // an entry's text, and the source of a node page's meta description.
@@ -63,17 +69,23 @@ type searchHead struct {
 	Nodes [][]string `json:"nodes"`
 	// Labels are the field labels the chunks refer to by index.
 	Labels []string `json:"labels"`
-	// Body names the chunk files, relative to the head's folder.
-	Body []string `json:"body"`
+	// Body names the chunk files, relative to the head's folder, and
+	// BodyFirst is the index of the first node of each: the search box
+	// loads the chunks of the results it shows.
+	Body      []string `json:"body"`
+	BodyFirst []int    `json:"body_first"`
 	// Types are the node types' names (unnumbered: "Lesson"), and TypeOf
 	// the index in Types of each node's: what the type filter offers.
 	Types  []string `json:"types"`
 	TypeOf []int    `json:"type_of"`
-	// Terms names the terms file (searchTerms), relative to the head's
-	// folder; Stem is the language of its stemmer (terms.Language), ""
-	// when the words are not stemmed.
-	Terms string `json:"terms"`
-	Stem  string `json:"stem,omitempty"`
+	// Terms is the start of the names of the terms files (searchTerms),
+	// relative to the head's folder, and Shards the prefixes of the
+	// stems that divide them (shard.Split: the file of prefix p is
+	// shard.File(Terms, p)). Stem is the language of its stemmer
+	// (terms.Language), "" when the words are not stemmed.
+	Terms  string   `json:"terms"`
+	Shards []string `json:"shards"`
+	Stem   string   `json:"stem,omitempty"`
 	// StemFile is the stemmer's script (stemmerAsset), relative to the
 	// head's folder.
 	StemFile string `json:"stem_file,omitempty"`
@@ -82,15 +94,14 @@ type searchHead struct {
 	Rank []int `json:"rank,omitempty"`
 }
 
-// searchTerms is the terms file of an index (layout.SearchTerms): an
-// inverted index from each stem to the nodes that hold it. It is one
-// file today; its map splits by the stems' first letters into files that
-// a query loads by the prefixes of its words, with no change to a term's
-// entry.
+// searchTerms is one terms file of an index (layout.SearchTerms): an
+// inverted index from each stem of one shard (the stems that begin with
+// its prefix and no longer one of the plan) to the nodes that hold it.
 type searchTerms struct {
-	// Terms maps each stem to its postings, in node order: node index × 4
-	// + the best field class that holds it (classTitle, classRanked or
-	// classBody).
+	// Terms maps each stem to its postings, in node order, each the
+	// distance from the node of the one before (from -1 for the first)
+	// × 4 + the best field class that holds the stem (classTitle,
+	// classRanked or classBody).
 	Terms map[string][]int `json:"terms"`
 	// Words maps a stem to the words of the text it stands for, space
 	// separated, when they differ from it ("solv": "solve solves
@@ -214,11 +225,11 @@ func cutRunes(s string, n int) string {
 type searchFiles struct {
 	// JSON is search.json, for programs.
 	JSON []byte
-	// Head is search-index.js, Body the chunks, in order, and Terms
-	// search-terms.js.
+	// Head is search-index.js, Body the chunks, in order, and Terms the
+	// terms files by name (search-terms.js, search-terms-<hex>.js).
 	Head  []byte
 	Body  [][]byte
-	Terms []byte
+	Terms map[string][]byte
 }
 
 // buildSearch builds the search index of a tree whose nodes are flat (in
@@ -227,9 +238,11 @@ type searchFiles struct {
 //
 // st stems the words of the terms file (nil: words are their own
 // stems).
-func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes int, st *terms.Stemmer) (*searchFiles, error) {
+//
+// The terms split into shards of about shardBytes (package shard).
+func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes, shardBytes int, st *terms.Stemmer) (*searchFiles, error) {
 	entries := make([]searchEntry, 0, len(flat))
-	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, Terms: layout.SearchTermsFile,
+	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, BodyFirst: []int{}, Terms: layout.SearchTermsBase,
 		Types: []string{}, TypeOf: make([]int, 0, len(flat))}
 	if st != nil {
 		head.Stem = st.Language()
@@ -291,27 +304,37 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		}
 		cur.Nodes = append(cur.Nodes, body)
 	}
-	return encodeSearch(key, entries, chunks, &head, ix)
+	return encodeSearch(key, entries, chunks, &head, ix, shardBytes)
 }
 
 // encodeSearch writes what buildSearch gathered: the JSON of every entry,
 // the text chunks, the terms file and the head naming them.
-func encodeSearch(key string, entries []searchEntry, chunks []searchChunk, head *searchHead, ix *termIndex) (*searchFiles, error) {
-	out := &searchFiles{}
+func encodeSearch(key string, entries []searchEntry, chunks []searchChunk, head *searchHead, ix *termIndex, shardBytes int) (*searchFiles, error) {
+	out := &searchFiles{Terms: map[string][]byte{}}
 	var err error
 	if out.JSON, err = jsonMarshal(entries); err != nil {
 		return nil, err
 	}
 	for i, c := range chunks {
 		head.Body = append(head.Body, layout.SearchBodyFile(i))
+		head.BodyFirst = append(head.BodyFirst, c.First)
 		js, err := searchScript("curexSearchBody", key+"#"+strconv.Itoa(i), c)
 		if err != nil {
 			return nil, err
 		}
 		out.Body = append(out.Body, js)
 	}
-	if out.Terms, err = searchScript("curexSearchTerms", key, ix.terms()); err != nil {
+	plan, shards, err := ix.shards(shardBytes)
+	if err != nil {
 		return nil, err
+	}
+	head.Shards = plan
+	for _, p := range plan {
+		js, err := searchScript("curexSearchTerms", key+" "+p, shards[p])
+		if err != nil {
+			return nil, err
+		}
+		out.Terms[shard.File(head.Terms, p)] = js
 	}
 	if out.Head, err = searchScript("curexSearch", key, head); err != nil {
 		return nil, err
@@ -355,13 +378,44 @@ func (x *termIndex) add(i, class int, text string) {
 	}
 }
 
-// terms is the index as the terms file holds it.
-func (x *termIndex) terms() searchTerms {
-	out := searchTerms{Terms: x.posts, Words: map[string]string{}}
+// shards splits the index into the terms files of shards of about max
+// bytes: the plan (shard.Split) and each prefix's file.
+func (x *termIndex) shards(max int) ([]string, map[string]searchTerms, error) {
+	words := map[string]string{}
 	for stem, ws := range x.words {
-		out.Words[stem] = strings.Join(slices.Sorted(maps.Keys(ws)), " ")
+		words[stem] = strings.Join(slices.Sorted(maps.Keys(ws)), " ")
 	}
-	return out
+	posts := make(map[string][]int, len(x.posts))
+	sizes := make(map[string]int, len(x.posts))
+	for stem, p := range x.posts {
+		d := make([]int, len(p))
+		prev := -1
+		for i, v := range p {
+			d[i] = (v>>2-prev)<<2 | v&3
+			prev = v >> 2
+		}
+		posts[stem] = d
+		js, err := jsonMarshal(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The stem twice (its posting and its words), quoted, and the
+		// punctuation between.
+		sizes[stem] = len(js) + 2*len(stem) + len(words[stem]) + 10
+	}
+	plan := shard.Split(sizes, max)
+	out := make(map[string]searchTerms, len(plan))
+	for _, p := range plan {
+		out[p] = searchTerms{Terms: map[string][]int{}, Words: map[string]string{}}
+	}
+	for stem, d := range posts {
+		s := out[shard.Of(plan, stem)]
+		s.Terms[stem] = d
+		if w, ok := words[stem]; ok {
+			s.Words[stem] = w
+		}
+	}
+	return plan, out, nil
 }
 
 // searchScript is a script that stores v, as JSON, in
@@ -403,12 +457,18 @@ func (x *treeCtx) writeSearch(w render.Writer) error {
 			return err
 		}
 	}
-	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk, st)
+	sh := x.r.searchShard
+	if sh <= 0 {
+		sh = searchShardBytes
+	}
+	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk, sh, st)
 	if err != nil {
 		return err
 	}
-	if err := w.Write(layout.SearchTerms(x.t.Export), files.Terms); err != nil {
-		return err
+	for _, name := range slices.Sorted(maps.Keys(files.Terms)) {
+		if err := w.Write(layout.SearchTerms(x.t.Export, name), files.Terms[name]); err != nil {
+			return err
+		}
 	}
 	if err := w.Write(layout.Search(x.t.Export), files.JSON); err != nil {
 		return err

@@ -62,7 +62,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 			fl.fields = nodeFields(fl.n, m)
 		}
 		var err error
-		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes, st); err != nil {
+		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes, searchShardBytes, st); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -73,7 +73,12 @@ func BenchmarkSearchIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files.Head))*per, "head-B/1knodes")
 	b.ReportMetric(float64(body)*per, "body-B/1knodes")
-	b.ReportMetric(float64(len(files.Terms))*per, "terms-B/1knodes")
+	termsBytes := 0
+	for _, t := range files.Terms {
+		termsBytes += len(t)
+	}
+	b.ReportMetric(float64(termsBytes)*per, "terms-B/1knodes")
+	b.ReportMetric(float64(len(files.Terms)), "shards")
 	b.ReportMetric(float64(len(files.JSON))*per, "json-B/1knodes")
 	b.ReportMetric(float64(len(files.Body)), "chunks")
 	b.ReportMetric(float64(len(flat))*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")

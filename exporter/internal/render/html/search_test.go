@@ -280,11 +280,15 @@ func FuzzSearchIndex(f *testing.F) {
 		n := &model.Node{ID: "n1", Title: title, Segment: "n1", Attributes: attrs}
 		flat := []*flatNode{{n: n, fields: nodeFields(n, nil)}}
 		files, err := buildSearch(e.Dir(), "c/base/en/index.html", flat, map[*model.Node]string{n: "c/base/en/n1/index.html"},
-			func(*model.Node) string { return "" }, 1, nil)
+			func(*model.Node) string { return "" }, 1, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, js := range append([][]byte{files.Head}, files.Body...) {
+		scripts := append([][]byte{files.Head}, files.Body...)
+		for _, js := range files.Terms {
+			scripts = append(scripts, js)
+		}
+		for _, js := range scripts {
 			if strings.ContainsAny(string(js), "<>&\u2028\u2029") {
 				t.Fatalf("script holds a character that could end it: %q", js)
 			}
