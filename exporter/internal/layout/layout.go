@@ -74,6 +74,10 @@ const (
 	// text (search-body-0.js, search-body-1.js, ...), which the search box
 	// loads with <script> elements once a query needs more than titles.
 	SearchBodyPrefix = "search-body-"
+	// SearchTitlesPrefix starts the name of each title file of the search
+	// index (search-titles-0.js, ...: the titles, types and pages of 64
+	// nodes), which the search box loads for the results it shows.
+	SearchTitlesPrefix = "search-titles-"
 	// SearchTermsFile is the search index's terms (stems and the words
 	// they stand for, each with the nodes and fields that hold it), which
 	// the search box loads with a <script> element when a query is typed.
@@ -159,6 +163,13 @@ func SearchBodyFile(i int) string { return SearchBodyPrefix + strconv.Itoa(i) + 
 
 // SearchBody is chunk i of the export's search text, a script.
 func SearchBody(e model.Export, i int) string { return e.Dir() + "/" + SearchBodyFile(i) }
+
+// SearchTitlesFile is the file name of title file i of the export's
+// search index: search-titles-<i>.js.
+func SearchTitlesFile(i int) string { return SearchTitlesPrefix + strconv.Itoa(i) + ".js" }
+
+// SearchTitles is title file i of the export's search index, a script.
+func SearchTitles(e model.Export, i int) string { return e.Dir() + "/" + SearchTitlesFile(i) }
 
 // SearchTerms is the export's terms file name (one shard of its search
 // terms), a script.

@@ -112,3 +112,32 @@ func TestSearchShardsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNodePageWidens: issue 27 part 2. A contents or node page
+// searches its own variant × locale, and its box names the curriculum's
+// landing page (every variant × locale) for the link that widens the
+// search; the catalog and landing pages, which search across, have none.
+func TestSearchNodePageWidens(t *testing.T) {
+	t.Parallel()
+	_, w := rendered(t)
+	for _, tc := range []struct{ page, want string }{
+		{"algebra-1/texas/es/alg-u1-l1/index.html", `data-widen="../../../index.html"`},
+		{"algebra-1/texas/es/index.html", `data-widen="../../index.html"`},
+		{"algebra-1/index.html", ""},
+		{"index.html", ""},
+	} {
+		html := string(w.files[tc.page])
+		if html == "" {
+			t.Fatalf("%s: not written", tc.page)
+		}
+		if tc.want == "" {
+			if strings.Contains(html, "data-widen") {
+				t.Errorf("%s: a box that searches across offers to widen", tc.page)
+			}
+			continue
+		}
+		if !strings.Contains(html, tc.want) || !strings.Contains(html, `data-widen-label="`) {
+			t.Errorf("%s: no %s", tc.page, tc.want)
+		}
+	}
+}
