@@ -4,17 +4,22 @@
 //
 // The indexes are scripts, loaded with <script> elements because fetch() is
 // not allowed from file://. Each variant × locale has a small head
-// (search-index.js: titles, types, paths), searched as soon as it is in,
-// and chunks of text (search-body-N.js: every text attribute), loaded when
-// a query is typed, and its terms (search-terms.js: every word's stem with
-// the nodes and fields that hold it), with the stemmer of its language
-// (assets/stem/<lang>.<hash>.js, the same Snowball program the build stemmed the
-// index with). A box may search several variants × locales (catalog and
+// (search-index.js: titles, types, paths), searched as soon as it is in;
+// its terms (every word's stem with the nodes and fields that hold it),
+// split by the start of the stems into shards (search-terms.js and
+// search-terms-<hex of the prefix>.js, the plan in the head), of which a
+// query loads those of its words only, with the stemmer of its language
+// (assets/stem/<lang>.<hash>.js, the same Snowball program the build
+// stemmed the index with); and chunks of text (search-body-N.js: every
+// text attribute), loaded for the results shown (their snippets) or,
+// all of them, for a query with a substring term. A box may search several variants × locales (catalog and
 // landing pages): their indexes load one after another, the reader's
 // languages first (the page's, then the browser's), and results show as
 // each arrives; one lesson found in several variants is one result that
 // lists them, and the results can be narrowed by variant, language and
-// type.
+// type. A contents or node page searches its own variant × locale; a
+// link after its results widens the search to the curriculum's landing
+// page (every variant × locale of it) with the same query.
 //
 // A word of a query matches the index's words with the same stem
 // ("solving" finds "solve" and "solves"), the words it begins (as it is
@@ -33,6 +38,9 @@
   var out = form.querySelector(".search__results");
   var across = form.classList.contains("search--across");
   var maxShown = 50;
+  // The first maxSnippets results show a snippet of their text, whose
+  // chunk is loaded for them; the others show one when their chunk is in.
+  var maxSnippets = 10;
 
   // norm folds case, compatibility forms (full-width letters, ligatures)
   // and Latin and Arabic diacritics, so "ecuacion" finds "Ecuación".
@@ -157,17 +165,45 @@
     if (src.nodes) { then(); return; }
     script(src.index, function () {
       if (!src.nodes) {
-        var h = (window.curexSearch || {})[src.key] || { nodes: [], labels: [], body: [] };
+        var h = (window.curexSearch || {})[src.key] || { labels: [], body: [] };
         src.labels = h.labels || [];
-        src.termsFile = h.terms || "";
+        src.termsBase = h.terms || "";
+        src.plan = {};
+        (h.shards || [""]).forEach(function (p) { src.plan[p] = true; });
+        src.shards = {};
         src.stem = h.stem_file ? h.stem || "" : "";
         src.stemFile = h.stem_file || "";
         src.ranked = {};
         (h.rank || []).forEach(function (i) { src.ranked[i] = true; });
-        src.body = (h.body || []).map(function (file) { return { file: file, ready: false }; });
-        var types = h.types || [], typeOf = h.type_of || [];
-        src.nodes = h.nodes.map(function (r, i) {
-          return { title: r[0], type: r[1], kind: types[typeOf[i]] || r[1], path: r[2], lang: r[3] || "", t: norm(r[0]), ty: norm(r[1]), fields: null, text: "", rtext: "" };
+        var firsts = h.body_first || [];
+        src.body = (h.body || []).map(function (file, c) { return { file: file, first: firsts[c] || 0, ready: false }; });
+        src.titles = (h.titles || []).map(function (file) { return { file: file, ready: false }; });
+        src.titleNodes = h.title_nodes || 64;
+        // A node's title, type and page come with its title file; its
+        // type's name is in the head (one character a node).
+        var types = h.types || [], typeOf = String(h.type_of || ""), kinds = types.map(norm);
+        src.nodes = [];
+        for (var i = 0; i < (h.count || 0); i++) {
+          var ti = typeOf.charCodeAt(i) - 48;
+          src.nodes.push({ title: null, type: "", kind: types[ti] || "", k: kinds[ti] || "", path: "", lang: "", t: "", ty: "", fields: null, text: "", rtext: "" });
+        }
+      }
+      then();
+    });
+  }
+
+  // titleFile loads title file c of a source and gives each of its nodes
+  // its title, type and page.
+  function titleFile(src, c, then) {
+    var b = src.titles[c];
+    script(src.base + b.file, function () {
+      if (!b.ready) {
+        b.ready = true;
+        var data = (window.curexSearchTitles || {})[src.key + "#" + c] || { first: 0, nodes: [] };
+        data.nodes.forEach(function (r, k) {
+          var n = src.nodes[data.first + k];
+          if (!n) { return; }
+          n.title = r[0]; n.type = r[1]; n.path = r[2]; n.lang = r[3] || ""; n.t = norm(r[0]); n.ty = norm(r[1]);
         });
       }
       then();
@@ -199,30 +235,93 @@
     });
   }
 
-  // loadTerms loads a source's terms and the stemmer of its language.
-  function loadTerms(src, then) {
-    if (src.terms || !src.termsFile) { then(); return; }
-    var left = src.stem ? 2 : 1;
-    function done() {
-      if (--left) { return; }
-      if (!src.terms) {
-        var d = (window.curexSearchTerms || {})[src.key] || {};
-        var t = d.terms || {}, w = d.words || {}, surf = [];
-        Object.keys(t).forEach(function (k) {
-          surf.push([k, k]);
-          if (w[k]) { w[k].split(" ").forEach(function (s) { surf.push([s, k]); }); }
-        });
-        src.terms = { posts: t, surf: surf };
-      }
-      then();
+  // shardOf is the prefix of the shard of src's terms that holds key:
+  // the longest prefix of the plan key begins with (package shard's Of).
+  function shardOf(src, key) {
+    for (var cs = Array.from(key); cs.length; cs.pop()) {
+      if (src.plan[cs.join("")]) { return cs.join(""); }
     }
-    script(src.base + src.termsFile, done);
-    if (src.stem) { script(src.base + src.stemFile, done); }
+    return "";
+  }
+
+  // shardFile is the terms file of prefix p (shard.File).
+  function shardFile(src, p) {
+    if (!p) { return src.termsBase + ".js"; }
+    var hex = "";
+    new TextEncoder().encode(p).forEach(function (b) { hex += (b < 16 ? "0" : "") + b.toString(16); });
+    return src.termsBase + "-" + hex + ".js";
+  }
+
+  // maxWithin is how many shards a word's prefix matching may load: a
+  // word of one or two letters that begins a large part of the terms
+  // finds its prefixes once more of it is typed (shard.MaxWithin).
+  var maxWithin = 4;
+
+  // needShards returns the prefixes of the shards of src that the words
+  // of q need, by the rule of shard.Need: each word's and its stem's
+  // (exact, stem and typo matches), and those of the words it begins
+  // when they are few.
+  function needShards(src, q) {
+    var need = {};
+    q.terms.forEach(function (t) {
+      if (!t.word) { return; }
+      var w = t.text;
+      need[shardOf(src, w)] = true;
+      need[shardOf(src, stem(src.stem, w))] = true;
+      if (Array.from(w).length < 2) { return; }
+      var within = Object.keys(src.plan).filter(function (p) { return p.length > w.length && p.lastIndexOf(w, 0) === 0; });
+      if (within.length <= maxWithin) { within.forEach(function (p) { need[p] = true; }); }
+    });
+    return Object.keys(need);
+  }
+
+  // addShard merges the terms of shard p, once in, into src.terms:
+  // postings decoded (each the distance from the node before × 16 + the
+  // body's length class × 4 + the field class; kept as node × 16 +
+  // length × 4 + field) and the words each stem stands for.
+  function addShard(src, p) {
+    if (src.shards[p]) { return; }
+    src.shards[p] = true;
+    var d = (window.curexSearchTerms || {})[src.key + " " + p] || {};
+    var t = d.terms || {}, w = d.words || {};
+    src.terms = src.terms || { posts: {}, surf: [] };
+    Object.keys(t).forEach(function (k) {
+      var prev = -1, posts = t[k].map(function (v) { prev += v >> 4; return prev * 16 + (v & 15); });
+      src.terms.posts[k] = posts;
+      src.terms.surf.push([k, k]);
+      if (w[k]) { w[k].split(" ").forEach(function (s) { src.terms.surf.push([s, k]); }); }
+    });
+  }
+
+  // loadStem loads the stemmer of a source's language.
+  function loadStem(src, then) {
+    if (src.stem) { script(src.base + src.stemFile, then); } else { then(); }
+  }
+
+  // loadTerms loads the stemmer of a source's language, then the shards
+  // of its terms that query q needs.
+  function loadTerms(src, q, then) {
+    if (!src.termsBase) { then(); return; }
+    loadStem(src, function () {
+      var need = needShards(src, q), left = need.length + 1;
+      src.terms = src.terms || { posts: {}, surf: [] };
+      function done() { if (--left === 0) { then(); } }
+      need.forEach(function (p) {
+        script(src.base + shardFile(src, p), function () { addShard(src, p); done(); });
+      });
+      done();
+    });
   }
 
   // The weights of a term by where it is found, and by how: its stem,
   // a word it begins, a word one edit away.
-  var classWeight = [0, 2, 6, 10], exact = 1, near = 0.8, prefix = 0.6, typo = 0.4;
+  // A term found in the body only weighs less the longer the body
+  // (its length class, 0 to 3): long texts hold more words, not more of
+  // what was asked.
+  // A word of one letter matches the title words it begins only
+  // (titlePrefix).
+  var classWeight = [0, 2, 6, 10], exact = 1, near = 0.8, prefix = 0.6, titlePrefix = 0.59, typo = 0.4;
+  var lengthWeight = [1, 0.85, 0.7, 0.55];
 
   // matchWord returns, for word w of a query, the best weight of each
   // node of src that holds it (by node index), from the source's terms.
@@ -231,17 +330,26 @@
     function take(k, quality) { if (!stems[k] || stems[k] < quality) { stems[k] = quality; } }
     if (T.posts[st]) { take(st, exact); }
     if (T.posts[w]) { take(w, exact); }
-    var long = Array.from(w).length >= 5;
+    var long = Array.from(w).length >= 5, short = Array.from(w).length < 2;
     T.surf.forEach(function (p) {
       var s = p[0];
-      if (w.length >= 2 && s.length > w.length && s.lastIndexOf(w, 0) === 0) { take(p[1], prefix); }
+      if (s.length > w.length && s.lastIndexOf(w, 0) === 0) { take(p[1], short ? titlePrefix : prefix); }
       else if (s === p[1] && nearStem(st, s)) { take(s, near); }
       else if (long && s.length >= 4 && (edit1(w, s) || edit1(st, s))) { take(p[1], typo); }
     });
     Object.keys(stems).forEach(function (k) {
       var q = stems[k], posts = T.posts[k];
       for (var i = 0; i < posts.length; i++) {
-        var node = posts[i] >> 2, v = classWeight[posts[i] & 3] * q;
+        var node = posts[i] >> 4, c = posts[i] & 3, mark = posts[i] >> 2 & 3, v;
+        if (c === 3) {
+          // In a title: a word it begins counts as the word (as the
+          // reader types), more as the title's first word.
+          v = classWeight[3] * (q === prefix || q === titlePrefix ? exact : q) * (mark ? 1.2 : 1);
+        } else if (q === titlePrefix) {
+          continue;
+        } else {
+          v = classWeight[c] * q * (c === 1 ? lengthWeight[mark] : 1);
+        }
         if (!best[node] || best[node] < v) { best[node] = v; }
       }
     });
@@ -276,19 +384,17 @@
     for (var k = 0; k < q.terms.length; k++) {
       var t = q.terms[k], v = 0, at;
       if (t.word) {
-        if (src.terms) {
+        if (q.termsIn[src.key]) {
           var m = q.matched[src.key + " " + k];
           if (!m) { m = q.matched[src.key + " " + k] = matchWord(src, t.text); }
           v = m[i] || 0;
         }
-        at = wordStart(n.t, t.text);
-        if (at >= 0) { v = Math.max(v, at === 0 ? 12 : 10); }
-        if (!v && wordStart(n.ty, t.text) >= 0) { v = 3; }
+        if (!v && wordStart(n.k, t.text) >= 0) { v = 3; }
       } else {
         at = n.t.indexOf(t.text);
         if (at >= 0) { v = at === 0 ? 12 : 10; }
         else if (n.rtext.indexOf(t.text) >= 0) { v = 6; }
-        else if (n.ty.indexOf(t.text) >= 0) { v = 3; }
+        else if (n.ty.indexOf(t.text) >= 0 || n.k.indexOf(t.text) >= 0) { v = 3; }
         else if (n.text.indexOf(t.text) >= 0) { v = 2; }
       }
       if (!v) { return 0; }
@@ -370,6 +476,14 @@
   out.textContent = "";
   out.appendChild(status);
   out.appendChild(list);
+  // On the pages of one variant × locale, a link to the curriculum's
+  // landing page widens the search to all its variants and languages.
+  var widen = null;
+  if (form.dataset.widen) {
+    widen = el("a", "search__widen", form.dataset.widenLabel);
+    widen.hidden = true;
+    out.appendChild(widen);
+  }
 
   // A query's state: its terms, its hits by node, and whether every
   // index it searches is in. A newer query makes an older one stale.
@@ -421,22 +535,76 @@
     return h.n.kind;
   }
 
-  // groups sorts q's hits and gathers those of one lesson in several
-  // variants (the same curriculum, language and page) into one group,
-  // led by its best hit.
-  function groups(q, hits) {
+  // titled sorts hits and returns, in order, those whose titles are in
+  // until they make maxShown groups, asking for the title files of the
+  // others on the way (at most maxShown at a time; show runs again as
+  // each comes in): { hits, pending, more }, more when hits were left.
+  function titled(hits) {
     hits.sort(function (a, b) {
       return a.src.rank - b.src.rank || b.score - a.score || a.src.order - b.src.order || a.i - b.i;
     });
+    var out = { hits: [], pending: 0, more: false }, keys = {}, n = 0;
+    for (var j = 0; j < hits.length; j++) {
+      var h = hits[j];
+      if (n >= maxShown || out.pending >= maxShown) { out.more = true; break; }
+      if (h.n.title !== null) {
+        out.hits.push(h);
+        if (!keys[groupKey(h)]) { keys[groupKey(h)] = true; n++; }
+        continue;
+      }
+      out.pending++;
+      var c = Math.floor(h.i / h.src.titleNodes), b = h.src.titles[c];
+      if (!b || b.asked) { continue; }
+      b.asked = true;
+      titleFile(h.src, c, function () { if (current) { show(current); } });
+    }
+    return out;
+  }
+
+  // groupKey is what the hits of one group share: across variants, the
+  // curriculum, language and page; else the node.
+  function groupKey(h) {
+    return across ? h.src.key.split("/")[0] + "\n" + h.src.lang + "\n" + h.n.path : h.src.key + "\n" + h.i;
+  }
+
+  // groups gathers the hits (sorted) of one lesson in several variants
+  // (the same curriculum, language and page) into one group, led by its
+  // best hit.
+  function groups(q, hits) {
     var out = [], by = {};
     hits.forEach(function (h) {
-      var k = across ? h.src.key.split("/")[0] + "\n" + h.src.lang + "\n" + h.n.path : h.src.key + "\n" + h.i;
+      var k = groupKey(h);
       var g = by[k];
       if (g) { g.also.push(h); return; }
       g = by[k] = { lead: h, also: [] };
       out.push(g);
     });
     return out;
+  }
+
+  // chunkOf is the chunk of src's text that holds node i.
+  function chunkOf(src, i) {
+    var c = 0;
+    while (c + 1 < src.body.length && src.body[c + 1].first <= i) { c++; }
+    return c;
+  }
+
+  // fragments asks for the text chunks of the results shown whose fields
+  // are not in (for their snippets), each once; show runs again as each
+  // comes in. It returns how many are still to come.
+  function fragments(q, gs) {
+    var pending = 0;
+    gs.forEach(function (g) {
+      var h = g.lead, src = h.src;
+      if (h.n.fields || !src.body.length) { return; }
+      var c = chunkOf(src, h.i), b = src.body[c];
+      if (b.ready) { return; }
+      pending++;
+      if (b.asked) { return; }
+      b.asked = true;
+      chunk(src, c, function () { if (current) { show(current); } });
+    });
+    return pending;
   }
 
   function show(q) {
@@ -454,14 +622,19 @@
       fillFilter(name, name === "type" || across ? Object.keys(values[name]) : []);
     });
     filters.hidden = filters.querySelectorAll("label:not([hidden])").length === 0;
-    var gs = groups(q, hits);
+    var t = titled(hits), gs = groups(q, t.hits);
+    var pending = t.pending + fragments(q, gs.slice(0, maxSnippets));
     out.hidden = false;
     // For scripts that drive the page (tests, benchmarks): the query
     // shown, and whether every index it searches is in.
     out.dataset.query = q.text;
-    out.dataset.state = q.done ? "done" : "loading";
-    var msg = q.cut ? (form.dataset.resultsMany || "%d").replace("%d", gs.length) : count(gs.length);
-    if (!q.done) { msg = form.dataset.loading + (gs.length ? " " + msg : ""); }
+    if (widen) {
+      widen.href = form.dataset.widen + "?q=" + encodeURIComponent(q.text);
+      widen.hidden = false;
+    }
+    out.dataset.state = q.done && !pending ? "done" : "loading";
+    var msg = q.cut || t.more ? (form.dataset.resultsMany || "%d").replace("%d", gs.length) : count(gs.length);
+    if (!q.done || pending) { msg = form.dataset.loading + (gs.length ? " " + msg : ""); }
     if (status.textContent !== msg) { status.textContent = msg; }
     // The list is rebuilt as indexes come in: a result that has the focus
     // keeps it.
@@ -513,6 +686,7 @@
 
   // consider scores nodes lo..hi-1 of src for query q.
   function consider(q, src, lo, hi) {
+    hi = Math.min(hi, src.nodes.length);
     for (var i = lo; i < hi; i++) {
       var s = score(q, src, i), id = src.key + "#" + i, h = q.byID[id];
       if (!s) { continue; }
@@ -529,14 +703,15 @@
       var ws = words(t);
       return { text: t, word: ws.length === 1 && ws[0] === t };
     });
-    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, done: false };
+    var substring = terms.some(function (t) { return !t.word; });
+    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, termsIn: {}, substring: substring, done: false };
     // marks are the strings highlighted: the terms, and the words of the
     // text their stems, prefixes and typos matched.
     q.marks = function () {
       var m = {};
       terms.forEach(function (t) { m[t.text] = true; });
       sources.forEach(function (src) {
-        if (!src.terms) { return; }
+        if (!src.terms || !q.termsIn[src.key]) { return; }
         terms.forEach(function (t, k) {
           if (!t.word || !q.matched[src.key + " " + k]) { return; }
           var st = stem(src.stem, t.text), w = t.text;
@@ -574,20 +749,26 @@
         // chunks come in.
         consider(q, src, 0, src.nodes.length);
         show(q);
-        loadTerms(src, function () {
+        loadTerms(src, q, function () {
           if (q !== current) { return; }
+          q.termsIn[src.key] = true;
           consider(q, src, 0, src.nodes.length);
           show(q);
-          var left = src.body.length;
+          // The titles and the text are needed whole for a substring term
+          // only; else those of the results shown come in as show asks
+          // for them.
+          var left = q.substring ? src.body.length + src.titles.length : 0;
           if (!left) { next(); return; }
-          src.body.forEach(function (b, c) {
-            chunk(src, c, function (first, n) {
-              if (q !== current) { return; }
-              consider(q, src, first, first + n);
-              show(q);
-              if (--left === 0) { next(); }
-            });
+          function range(first, n) {
+            if (q !== current) { return; }
+            consider(q, src, first, first + n);
+            show(q);
+            if (--left === 0) { next(); }
+          }
+          src.titles.forEach(function (b, c) {
+            titleFile(src, c, function () { range(c * src.titleNodes, src.titleNodes); });
           });
+          src.body.forEach(function (b, c) { chunk(src, c, range); });
         });
       });
     }
@@ -598,7 +779,7 @@
 
   input.addEventListener("focus", function () {
     ready(function () {
-      if (sources.length) { head(sources[0], function () { loadTerms(sources[0], function () {}); }); }
+      if (sources.length) { head(sources[0], function () { loadStem(sources[0], function () {}); }); }
     });
   });
   input.addEventListener("input", run);

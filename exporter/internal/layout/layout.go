@@ -74,10 +74,18 @@ const (
 	// text (search-body-0.js, search-body-1.js, ...), which the search box
 	// loads with <script> elements once a query needs more than titles.
 	SearchBodyPrefix = "search-body-"
+	// SearchTitlesPrefix starts the name of each title file of the search
+	// index (search-titles-0.js, ...: the titles, types and pages of 64
+	// nodes), which the search box loads for the results it shows.
+	SearchTitlesPrefix = "search-titles-"
 	// SearchTermsFile is the search index's terms (stems and the words
 	// they stand for, each with the nodes and fields that hold it), which
 	// the search box loads with a <script> element when a query is typed.
-	SearchTermsFile = "search-terms.js"
+	SearchTermsFile = SearchTermsBase + ".js"
+	// SearchTermsBase starts the name of every terms file: the root
+	// shard is SearchTermsFile, the others search-terms-<hex of their
+	// prefix>.js (package render/shard).
+	SearchTermsBase = "search-terms"
 	// StemmerDir is the folder, under Assets, of the stemmers the search
 	// box runs on a query's words (stem/<language>.<hash>.js).
 	StemmerDir = "stem"
@@ -156,8 +164,16 @@ func SearchBodyFile(i int) string { return SearchBodyPrefix + strconv.Itoa(i) + 
 // SearchBody is chunk i of the export's search text, a script.
 func SearchBody(e model.Export, i int) string { return e.Dir() + "/" + SearchBodyFile(i) }
 
-// SearchTerms is the export's search terms, a script.
-func SearchTerms(e model.Export) string { return e.Dir() + "/" + SearchTermsFile }
+// SearchTitlesFile is the file name of title file i of the export's
+// search index: search-titles-<i>.js.
+func SearchTitlesFile(i int) string { return SearchTitlesPrefix + strconv.Itoa(i) + ".js" }
+
+// SearchTitles is title file i of the export's search index, a script.
+func SearchTitles(e model.Export, i int) string { return e.Dir() + "/" + SearchTitlesFile(i) }
+
+// SearchTerms is the export's terms file name (one shard of its search
+// terms), a script.
+func SearchTerms(e model.Export, name string) string { return e.Dir() + "/" + name }
 
 // Stemmer is the path of a stemmer's script named file (its language
 // and a content hash: "en.1a2b3c4d.js") as the search box loads it:

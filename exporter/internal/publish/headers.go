@@ -40,8 +40,8 @@ func CacheControl(rel string) string {
 		rel == layout.Robots,
 		strings.HasPrefix(base, "sitemap") && ext == ".xml",
 		base == layout.FeedFile || base == layout.ChangesFile, // what changed: follows every export
-		base == layout.SearchFile || base == layout.SearchScriptFile || base == layout.SearchSourcesFile || base == layout.SearchTermsFile,
-		strings.HasPrefix(base, layout.SearchBodyPrefix) && ext == ".js":
+		base == layout.SearchFile || base == layout.SearchScriptFile || base == layout.SearchSourcesFile,
+		(strings.HasPrefix(base, layout.SearchBodyPrefix) || strings.HasPrefix(base, layout.SearchTitlesPrefix) || strings.HasPrefix(base, layout.SearchTermsBase)) && ext == ".js":
 		return CacheShort
 	}
 	return CacheDefault

@@ -26,6 +26,7 @@ func TestHeadersPerKind(t *testing.T) {
 		{"algebra-1/base/en/search-index.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/base/en/search-body-3.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/base/en/search-terms.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"algebra-1/base/en/search-terms-65.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"assets/stem/en.js", "text/javascript; charset=utf-8", CacheDefault, true}, // no hash: may change
 		{"search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},

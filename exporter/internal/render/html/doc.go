@@ -32,13 +32,17 @@
 // # Search
 //
 // Each variant × locale has search.json (for programs: every text
-// attribute of every node, as plain text), search-index.js (titles, types
-// and paths, which the search box searches as soon as it loads) and
-// search-body-N.js, chunks of about 96 KiB of text that the box loads when
-// a query is typed, with search-terms.js (each word's Snowball stem and
-// the nodes and fields that hold it, by exporter/render/terms) and the
-// stemmer of its language (assets/stem/, the same script the build ran);
-// scripts, because fetch is not allowed from file://. The box matches a
+// attribute of every node, as plain text), search-index.js (the head:
+// the number of nodes, their types, the names of the other files),
+// search-terms.js and search-terms-<hex>.js (each word's Snowball stem
+// and the nodes and fields that hold it, by exporter/internal/render/terms,
+// split by the start of the stems into shards of at most 24 KiB by
+// exporter/internal/render/shard, of which a query loads its words'),
+// search-titles-N.js (titles, types and pages of 64 nodes, loaded for
+// the results shown) and search-body-N.js (chunks of about 4 KiB of text,
+// loaded for the snippets of the first ten results), with the stemmer of
+// its language (assets/stem/, the same script the build ran); scripts,
+// because fetch is not allowed from file://. The box matches a
 // query's words by stem, by prefix and one edit away, and CJK text and
 // codes as substrings of case- and diacritic-folded text; it ranks title
 // matches first, then objectives, standards and vocabulary, and shows a

@@ -161,6 +161,10 @@ type SearchBox struct {
 	// Across is set when the box searches more than one variant × locale
 	// (catalog and landing pages): each result then names its source.
 	Across bool
+	// Widen, on the pages of one variant × locale, is the curriculum's
+	// landing page, which searches all its variants × locales: the
+	// results end with a link to it that carries the query (?q=).
+	Widen string
 }
 
 // SearchSource is the search index of one variant × locale.

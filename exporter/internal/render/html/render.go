@@ -92,6 +92,9 @@ type Renderer struct {
 	// searchChunk is the size of a chunk of search text; 0 means
 	// searchChunkBytes (tests set less to see several chunks).
 	searchChunk int
+	// searchShard is the size past which the terms of a search index
+	// split into shards; 0 means searchShardBytes (tests set less).
+	searchShard int
 	// stemmers stem the search index's words (one interpreter per
 	// language, shared by the trees rendered).
 	stemmers *terms.Stemmers

@@ -14,16 +14,22 @@ import (
 	"github.com/curex/curex/exporter/internal/render/attrs"
 	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/i18n"
+	"github.com/curex/curex/exporter/internal/render/shard"
 	"github.com/curex/curex/exporter/internal/render/terms"
 )
 
 // searchChunkBytes is the size past which a chunk of the search text
 // (layout.SearchBody) is closed and the next one started: the search box
-// loads the small head file (titles, types, paths) at once and the chunks
-// only when a query needs more than titles, several at a time, so a
-// chunk is large enough to spare requests and small enough to parse in a
-// few milliseconds.
-const searchChunkBytes = 96 << 10
+// loads the small head file (titles, types, paths) at once, and a chunk
+// for the snippet of each of the first results it shows (or every chunk
+// for a query with a substring term), so a chunk is small: loading it
+// for one result costs little more than that result's text.
+const searchChunkBytes = 4 << 10
+
+// searchShardBytes is the size past which the terms of an index are
+// split by the start of their stems (package shard): a query loads the
+// shards of its words only.
+const searchShardBytes = 24 << 10
 
 // excerptRunes is how much of a node's description search.json keeps in
 // an entry's text, and the source of a node page's meta description.
@@ -55,25 +61,36 @@ type searchEntry struct {
 }
 
 // searchHead is the first file the search box loads (layout.SearchScript):
-// what a title search needs, and the chunks that hold the rest.
+// the number of nodes, their types, and the files that hold the rest.
 type searchHead struct {
-	// Nodes are [title, type display, path] or [title, type display,
-	// path, lang] (when the node's text is in another language), in
-	// reading order.
-	Nodes [][]string `json:"nodes"`
+	// Count is the number of nodes. Titles names the title files
+	// (searchTitles, layout.SearchTitles), relative to the head's folder:
+	// file k holds nodes k × TitleNodes to (k+1) × TitleNodes - 1, loaded
+	// for the results shown.
+	Count      int      `json:"count"`
+	Titles     []string `json:"titles"`
+	TitleNodes int      `json:"title_nodes"`
 	// Labels are the field labels the chunks refer to by index.
 	Labels []string `json:"labels"`
-	// Body names the chunk files, relative to the head's folder.
-	Body []string `json:"body"`
+	// Body names the chunk files, relative to the head's folder, and
+	// BodyFirst is the index of the first node of each: the search box
+	// loads the chunks of the results it shows.
+	Body      []string `json:"body"`
+	BodyFirst []int    `json:"body_first"`
 	// Types are the node types' names (unnumbered: "Lesson"), and TypeOf
-	// the index in Types of each node's: what the type filter offers.
+	// the index in Types of each node's, one character a node (U+0030
+	// "0" + the index): what the type filter offers, before any title is
+	// in.
 	Types  []string `json:"types"`
-	TypeOf []int    `json:"type_of"`
-	// Terms names the terms file (searchTerms), relative to the head's
-	// folder; Stem is the language of its stemmer (terms.Language), ""
-	// when the words are not stemmed.
-	Terms string `json:"terms"`
-	Stem  string `json:"stem,omitempty"`
+	TypeOf string   `json:"type_of"`
+	// Terms is the start of the names of the terms files (searchTerms),
+	// relative to the head's folder, and Shards the prefixes of the
+	// stems that divide them (shard.Split: the file of prefix p is
+	// shard.File(Terms, p)). Stem is the language of its stemmer
+	// (terms.Language), "" when the words are not stemmed.
+	Terms  string   `json:"terms"`
+	Shards []string `json:"shards"`
+	Stem   string   `json:"stem,omitempty"`
 	// StemFile is the stemmer's script (stemmerAsset), relative to the
 	// head's folder.
 	StemFile string `json:"stem_file,omitempty"`
@@ -82,15 +99,17 @@ type searchHead struct {
 	Rank []int `json:"rank,omitempty"`
 }
 
-// searchTerms is the terms file of an index (layout.SearchTerms): an
-// inverted index from each stem to the nodes that hold it. It is one
-// file today; its map splits by the stems' first letters into files that
-// a query loads by the prefixes of its words, with no change to a term's
-// entry.
+// searchTerms is one terms file of an index (layout.SearchTerms): an
+// inverted index from each stem of one shard (the stems that begin with
+// its prefix and no longer one of the plan) to the nodes that hold it.
 type searchTerms struct {
-	// Terms maps each stem to its postings, in node order: node index × 4
-	// + the best field class that holds it (classTitle, classRanked or
-	// classBody).
+	// Terms maps each stem to its postings, in node order, each the
+	// distance from the node of the one before (from -1 for the first)
+	// × 16 + a mark × 4 + the best field class that holds the stem
+	// (classTitle, classRanked or classBody); the mark is, for a stem
+	// found in the body only, the length of the node's body text
+	// (lengthBucket), and for one found in the title, 1 when it is the
+	// title's first word.
 	Terms map[string][]int `json:"terms"`
 	// Words maps a stem to the words of the text it stands for, space
 	// separated, when they differ from it ("solv": "solve solves
@@ -106,9 +125,36 @@ const (
 	classTitle  = 3
 )
 
+// lengthBucket is the length class of a body of words words: 0 under
+// 100, 1 under 300, 2 under 1,000, 3 from there. The search box weighs a
+// term found in the body a little less the longer the body (a long
+// text holds more words, not more of what was asked).
+func lengthBucket(words int) int {
+	switch {
+	case words < 100:
+		return 0
+	case words < 300:
+		return 1
+	case words < 1000:
+		return 2
+	}
+	return 3
+}
+
 // rankedKeys are the attributes ranked with titles rather than body
 // text: what names a lesson's aims and standards.
 var rankedKeys = map[string]bool{attrs.KeyObjectives: true, "standards": true, "vocabulary": true, "key_terms": true, "objectives": true}
+
+// titleNodes is the number of nodes of a title file: about 4 kB.
+const titleNodes = 64
+
+// searchTitles is one title file (layout.SearchTitles): the nodes First,
+// First+1, ... as [title, type display, path] or [title, type display,
+// path, lang] (when the node's text is in another language).
+type searchTitles struct {
+	First int        `json:"first"`
+	Nodes [][]string `json:"nodes"`
+}
 
 // searchChunk is one file of the search text (layout.SearchBody): the
 // fields of the nodes First, First+1, ... as [label index, text, label
@@ -214,11 +260,13 @@ func cutRunes(s string, n int) string {
 type searchFiles struct {
 	// JSON is search.json, for programs.
 	JSON []byte
-	// Head is search-index.js, Body the chunks, in order, and Terms
-	// search-terms.js.
-	Head  []byte
-	Body  [][]byte
-	Terms []byte
+	// Head is search-index.js, Titles the title files and Body the text
+	// chunks, in order, and Terms the terms files by name
+	// (search-terms.js, search-terms-<hex>.js).
+	Head   []byte
+	Titles [][]byte
+	Body   [][]byte
+	Terms  map[string][]byte
 }
 
 // buildSearch builds the search index of a tree whose nodes are flat (in
@@ -227,10 +275,14 @@ type searchFiles struct {
 //
 // st stems the words of the terms file (nil: words are their own
 // stems).
-func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes int, st *terms.Stemmer) (*searchFiles, error) {
+//
+// The terms split into shards of about shardBytes (package shard).
+func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string, fallback func(*model.Node) string, chunkBytes, shardBytes int, st *terms.Stemmer) (*searchFiles, error) {
 	entries := make([]searchEntry, 0, len(flat))
-	head := searchHead{Nodes: make([][]string, 0, len(flat)), Labels: []string{}, Body: []string{}, Terms: layout.SearchTermsFile,
-		Types: []string{}, TypeOf: make([]int, 0, len(flat))}
+	head := searchHead{Count: len(flat), Titles: []string{}, TitleNodes: titleNodes, Labels: []string{}, Body: []string{}, BodyFirst: []int{},
+		Terms: layout.SearchTermsBase, Types: []string{}}
+	var titles []searchTitles
+	var typeOf strings.Builder
 	if st != nil {
 		head.Stem = st.Language()
 		head.StemFile = rel(toc, stemmerAsset(head.Stem))
@@ -247,22 +299,8 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		lang := fallback(n)
 		entries = append(entries, searchEntry{ID: n.ID, Title: n.Title, TypeDisplay: n.Label(), Path: path, Lang: lang,
 			Text: cutRunes(descriptionText(f.fields), excerptRunes), Fields: f.fields})
-		row := []string{n.Title, n.Label(), path}
-		if lang != "" {
-			row = append(row, lang)
-		}
-		head.Nodes = append(head.Nodes, row)
-		tn := strings.TrimSpace(n.NodeType.DisplayName)
-		if tn == "" {
-			tn = n.Label()
-		}
-		ti, ok := types[tn]
-		if !ok {
-			ti = len(head.Types)
-			types[tn] = ti
-			head.Types = append(head.Types, tn)
-		}
-		head.TypeOf = append(head.TypeOf, ti)
+		titles = titleRow(titles, i, n, path, lang)
+		typeOf.WriteRune('0' + rune(typeIndex(&head, types, n)))
 		ix.add(i, classTitle, n.Title)
 		if cur == nil || size >= chunkBytes {
 			chunks = append(chunks, searchChunk{First: i})
@@ -291,27 +329,74 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		}
 		cur.Nodes = append(cur.Nodes, body)
 	}
-	return encodeSearch(key, entries, chunks, &head, ix)
+	head.TypeOf = typeOf.String()
+	return encodeSearch(key, entries, titles, chunks, &head, ix, shardBytes)
+}
+
+// titleRow adds node i (n, its page path and the language of its text
+// when not the tree's) to the title files.
+func titleRow(titles []searchTitles, i int, n *model.Node, path, lang string) []searchTitles {
+	if i%titleNodes == 0 {
+		titles = append(titles, searchTitles{First: i})
+	}
+	row := []string{n.Title, n.Label(), path}
+	if lang != "" {
+		row = append(row, lang)
+	}
+	t := &titles[len(titles)-1]
+	t.Nodes = append(t.Nodes, row)
+	return titles
+}
+
+// typeIndex is the index in head.Types of n's type name (unnumbered:
+// "Lesson"), added when new (types indexes head.Types).
+func typeIndex(head *searchHead, types map[string]int, n *model.Node) int {
+	tn := strings.TrimSpace(n.NodeType.DisplayName)
+	if tn == "" {
+		tn = n.Label()
+	}
+	ti, ok := types[tn]
+	if !ok {
+		ti = len(head.Types)
+		types[tn] = ti
+		head.Types = append(head.Types, tn)
+	}
+	return ti
 }
 
 // encodeSearch writes what buildSearch gathered: the JSON of every entry,
 // the text chunks, the terms file and the head naming them.
-func encodeSearch(key string, entries []searchEntry, chunks []searchChunk, head *searchHead, ix *termIndex) (*searchFiles, error) {
-	out := &searchFiles{}
+func encodeSearch(key string, entries []searchEntry, titles []searchTitles, chunks []searchChunk, head *searchHead, ix *termIndex, shardBytes int) (*searchFiles, error) {
+	out := &searchFiles{Terms: map[string][]byte{}}
 	var err error
 	if out.JSON, err = jsonMarshal(entries); err != nil {
 		return nil, err
 	}
+	for i, t := range titles {
+		head.Titles = append(head.Titles, layout.SearchTitlesFile(i))
+		js, err := searchScript("curexSearchTitles", key+"#"+strconv.Itoa(i), t)
+		if err != nil {
+			return nil, err
+		}
+		out.Titles = append(out.Titles, js)
+	}
 	for i, c := range chunks {
 		head.Body = append(head.Body, layout.SearchBodyFile(i))
+		head.BodyFirst = append(head.BodyFirst, c.First)
 		js, err := searchScript("curexSearchBody", key+"#"+strconv.Itoa(i), c)
 		if err != nil {
 			return nil, err
 		}
 		out.Body = append(out.Body, js)
 	}
-	if out.Terms, err = searchScript("curexSearchTerms", key, ix.terms()); err != nil {
-		return nil, err
+	plan, shards := ix.shards(shardBytes)
+	head.Shards = plan
+	for _, p := range plan {
+		js, err := searchScript("curexSearchTerms", key+" "+p, shards[p])
+		if err != nil {
+			return nil, err
+		}
+		out.Terms[shard.File(head.Terms, p)] = js
 	}
 	if out.Head, err = searchScript("curexSearch", key, head); err != nil {
 		return nil, err
@@ -324,25 +409,37 @@ type termIndex struct {
 	st    *terms.Stemmer
 	posts map[string][]int
 	words map[string]map[string]bool
+	// body counts the words of each node's body text, by node index.
+	body map[int]int
 }
 
 func newTermIndex(st *terms.Stemmer) *termIndex {
-	return &termIndex{st: st, posts: map[string][]int{}, words: map[string]map[string]bool{}}
+	return &termIndex{st: st, posts: map[string][]int{}, words: map[string]map[string]bool{}, body: map[int]int{}}
 }
 
 // add indexes the words of text, found in node i in a field of class.
 // Nodes come in order, so a stem's last posting is the node's if any.
+// A posting is kept as node × 8 + 4 when the word begins a title + the
+// class.
 func (x *termIndex) add(i, class int, text string) {
-	for _, w := range terms.Words(terms.Fold(text)) {
+	ws := terms.Words(terms.Fold(text))
+	if class == classBody {
+		x.body[i] += len(ws)
+	}
+	for k, w := range ws {
 		stem := x.st.Stem(w)
+		v := i<<3 | class
+		if k == 0 && class == classTitle {
+			v |= 4
+		}
 		p := x.posts[stem]
 		switch {
-		case len(p) > 0 && p[len(p)-1]>>2 == i:
-			if p[len(p)-1]&3 < class {
-				p[len(p)-1] = i<<2 | class
+		case len(p) > 0 && p[len(p)-1]>>3 == i:
+			if p[len(p)-1]&3 < class || v&4 != 0 {
+				p[len(p)-1] = v | p[len(p)-1]&4
 			}
 		default:
-			x.posts[stem] = append(p, i<<2|class)
+			x.posts[stem] = append(p, v)
 		}
 		if w != stem {
 			ws := x.words[stem]
@@ -355,13 +452,49 @@ func (x *termIndex) add(i, class int, text string) {
 	}
 }
 
-// terms is the index as the terms file holds it.
-func (x *termIndex) terms() searchTerms {
-	out := searchTerms{Terms: x.posts, Words: map[string]string{}}
+// shards splits the index into the terms files of shards of about max
+// bytes: the plan (shard.Split) and each prefix's file.
+func (x *termIndex) shards(max int) ([]string, map[string]searchTerms) {
+	words := map[string]string{}
 	for stem, ws := range x.words {
-		out.Words[stem] = strings.Join(slices.Sorted(maps.Keys(ws)), " ")
+		words[stem] = strings.Join(slices.Sorted(maps.Keys(ws)), " ")
 	}
-	return out
+	posts := make(map[string][]int, len(x.posts))
+	sizes := make(map[string]int, len(x.posts))
+	for stem, p := range x.posts {
+		d := make([]int, len(p))
+		prev := -1
+		for i, v := range p {
+			node, class := v>>3, v&3
+			bucket := v >> 2 & 1 // a title's first word
+			if class == classBody {
+				bucket = lengthBucket(x.body[node])
+			}
+			d[i] = (node-prev)<<4 | bucket<<2 | class
+			prev = node
+		}
+		posts[stem] = d
+		// The postings' digits and commas, the stem twice (its postings
+		// and its words), quoted, and the punctuation between.
+		n := 2*len(stem) + len(words[stem]) + 10
+		for _, v := range d {
+			n += len(strconv.Itoa(v)) + 1
+		}
+		sizes[stem] = n
+	}
+	plan := shard.Split(sizes, max)
+	out := make(map[string]searchTerms, len(plan))
+	for _, p := range plan {
+		out[p] = searchTerms{Terms: map[string][]int{}, Words: map[string]string{}}
+	}
+	for stem, d := range posts {
+		s := out[shard.Of(plan, stem)]
+		s.Terms[stem] = d
+		if w, ok := words[stem]; ok {
+			s.Words[stem] = w
+		}
+	}
+	return plan, out
 }
 
 // searchScript is a script that stores v, as JSON, in
@@ -403,18 +536,29 @@ func (x *treeCtx) writeSearch(w render.Writer) error {
 			return err
 		}
 	}
-	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk, st)
+	sh := x.r.searchShard
+	if sh <= 0 {
+		sh = searchShardBytes
+	}
+	files, err := buildSearch(x.dir, x.toc, x.flat, x.pages, x.t.FallbackLocale, chunk, sh, st)
 	if err != nil {
 		return err
 	}
-	if err := w.Write(layout.SearchTerms(x.t.Export), files.Terms); err != nil {
-		return err
+	for _, name := range slices.Sorted(maps.Keys(files.Terms)) {
+		if err := w.Write(layout.SearchTerms(x.t.Export, name), files.Terms[name]); err != nil {
+			return err
+		}
 	}
 	if err := w.Write(layout.Search(x.t.Export), files.JSON); err != nil {
 		return err
 	}
 	for i, b := range files.Body {
 		if err := w.Write(layout.SearchBody(x.t.Export, i), b); err != nil {
+			return err
+		}
+	}
+	for i, b := range files.Titles {
+		if err := w.Write(layout.SearchTitles(x.t.Export, i), b); err != nil {
 			return err
 		}
 	}

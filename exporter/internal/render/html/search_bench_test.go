@@ -62,7 +62,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 			fl.fields = nodeFields(fl.n, m)
 		}
 		var err error
-		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes, st); err != nil {
+		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes, searchShardBytes, st); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -73,7 +73,12 @@ func BenchmarkSearchIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files.Head))*per, "head-B/1knodes")
 	b.ReportMetric(float64(body)*per, "body-B/1knodes")
-	b.ReportMetric(float64(len(files.Terms))*per, "terms-B/1knodes")
+	termsBytes := 0
+	for _, t := range files.Terms {
+		termsBytes += len(t)
+	}
+	b.ReportMetric(float64(termsBytes)*per, "terms-B/1knodes")
+	b.ReportMetric(float64(len(files.Terms)), "shards")
 	b.ReportMetric(float64(len(files.JSON))*per, "json-B/1knodes")
 	b.ReportMetric(float64(len(files.Body)), "chunks")
 	b.ReportMetric(float64(len(flat))*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
@@ -200,4 +205,47 @@ func firstResultMS(b *testing.B, br *chromium.Browser, u, query string) float64 
 		}
 	}
 	return total / float64(b.N)
+}
+
+// BenchmarkSearchBuildShare: issue 27 part 1, the cost of the search
+// index beside the website's. Each round renders the 2,000-node tree's
+// pages (RenderTree, its search index included), then builds the index
+// alone as writeSearch does (fields made plain, words stemmed, shards
+// and chunks encoded), and reports the index's share of the rendering:
+// under 0.1 is the goal.
+func BenchmarkSearchBuildShare(b *testing.B) {
+	f, tree := searchBenchTree(b)
+	r, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var flat []*flatNode
+	pages := map[*model.Node]string{}
+	tree.Walk(func(n *model.Node) bool {
+		flat = append(flat, &flatNode{n: n})
+		pages[n] = layout.NodePage(tree.Export, n.Segment)
+		return true
+	})
+	m := i18n.For(tree.Export.Locale)
+	st, _ := terms.NewStemmers().For(terms.Language(tree.Export.Locale))
+	none := func(*model.Node) string { return "" }
+	var render, index time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := r.RenderTree(context.Background(), newMemWriter(), f.site, tree, f.outlines); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		for _, fl := range flat {
+			fl.fields = nodeFields(fl.n, m)
+		}
+		if _, err := buildSearch(tree.Dir(), layout.ExportIndex(tree.Export), flat, pages, none, searchChunkBytes, searchShardBytes, st); err != nil {
+			b.Fatal(err)
+		}
+		render += t1.Sub(t0)
+		index += time.Since(t1)
+	}
+	b.ReportMetric(float64(render.Milliseconds())/float64(b.N), "render-ms")
+	b.ReportMetric(float64(index.Milliseconds())/float64(b.N), "index-ms")
+	b.ReportMetric(index.Seconds()/render.Seconds(), "index/render")
 }

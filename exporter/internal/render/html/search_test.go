@@ -82,8 +82,8 @@ func TestSearchIndexGolden(t *testing.T) {
 			got.Files = append(got.Files, golden.File{Name: name, Data: w.files[name]})
 		}
 	}
-	if len(got.Files) != 4 {
-		t.Fatalf("search files: %d, want search.json, search-index.js, search-body-0.js, search-terms.js", len(got.Files))
+	if len(got.Files) != 5 {
+		t.Fatalf("search files: %d, want search.json, search-index.js, search-body-0.js, search-terms.js, search-titles-0.js", len(got.Files))
 	}
 	golden.CheckFiles(t, filepath.Join("testdata", "search.golden.txt"), got)
 	js := string(w.files["algebra/base/es/search-body-0.js"])
@@ -179,8 +179,20 @@ func TestSearchChunks(t *testing.T) {
 			dir := tree.Dir()
 			var head searchHead
 			decodeScript(t, w.files[dir+"/search-index.js"], &head)
-			if len(head.Nodes) != tree.Count() {
-				t.Fatalf("head: %d nodes, want %d", len(head.Nodes), tree.Count())
+			if head.Count != tree.Count() || len([]rune(head.TypeOf)) != tree.Count() {
+				t.Fatalf("head: %d nodes, %d types, want %d", head.Count, len([]rune(head.TypeOf)), tree.Count())
+			}
+			titled := 0
+			for i, name := range head.Titles {
+				var tf searchTitles
+				decodeScript(t, w.files[dir+"/"+name], &tf)
+				if name != "search-titles-"+strconv.Itoa(i)+".js" || tf.First != titled || tf.First != i*head.TitleNodes {
+					t.Errorf("title file %d is %s, first %d, want first %d", i, name, tf.First, titled)
+				}
+				titled += len(tf.Nodes)
+			}
+			if titled != tree.Count() {
+				t.Errorf("title files hold %d nodes, want %d", titled, tree.Count())
 			}
 			next := 0
 			for i, name := range head.Body {
@@ -280,19 +292,25 @@ func FuzzSearchIndex(f *testing.F) {
 		n := &model.Node{ID: "n1", Title: title, Segment: "n1", Attributes: attrs}
 		flat := []*flatNode{{n: n, fields: nodeFields(n, nil)}}
 		files, err := buildSearch(e.Dir(), "c/base/en/index.html", flat, map[*model.Node]string{n: "c/base/en/n1/index.html"},
-			func(*model.Node) string { return "" }, 1, nil)
+			func(*model.Node) string { return "" }, 1, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, js := range append([][]byte{files.Head}, files.Body...) {
+		scripts := append(append([][]byte{files.Head}, files.Body...), files.Titles...)
+		for _, js := range files.Terms {
+			scripts = append(scripts, js)
+		}
+		for _, js := range scripts {
 			if strings.ContainsAny(string(js), "<>&\u2028\u2029") {
 				t.Fatalf("script holds a character that could end it: %q", js)
 			}
 		}
 		var head searchHead
 		decodeScript(t, files.Head, &head)
-		if len(head.Nodes) != 1 || head.Nodes[0][0] != string([]rune(title)) {
-			t.Errorf("head: %q, want the title %q", head.Nodes, title)
+		var tf searchTitles
+		decodeScript(t, files.Titles[0], &tf)
+		if head.Count != 1 || len(tf.Nodes) != 1 || tf.Nodes[0][0] != string([]rune(title)) {
+			t.Errorf("head: %d nodes, titles %q, want the title %q", head.Count, tf.Nodes, title)
 		}
 		var c searchChunk
 		decodeScript(t, files.Body[0], &c)

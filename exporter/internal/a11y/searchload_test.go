@@ -1,0 +1,95 @@
+package a11y_test
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestSearchLoadsWhatItShows: issue 27 part 1 (bounded loading). A query
+// loads the terms shards its words need and, for what it shows, the
+// title files of its results and the text chunks of the first ten
+// results' snippets, no more; a query that finds nothing loads no title
+// file and no text chunk (before, every query loaded every chunk of every
+// index it searched). On a node page of the sample and on the catalog.
+func TestSearchLoadsWhatItShows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exports the sample site and runs a browser")
+	}
+	b := launch(t)
+	site := exportSample(t, "html")
+	type load struct {
+		Scripts []string `json:"scripts"`
+		Results int      `json:"results"`
+	}
+	for _, tc := range []struct {
+		page, q  string
+		maxTerms int // terms files at most: the sample's indexes are one shard each
+		hits     bool
+	}{
+		{"algebra-1/base/en/alg-u1-l1/index.html", "slope", 1, true},
+		{"algebra-1/base/en/alg-u1-l1/index.html", "zqxjv", 1, false},
+		{"index.html", "zqxjv", 99, false},
+		{"index.html", "slope", 99, true},
+	} {
+		t.Run(path.Dir(tc.page)+"/"+tc.q, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			arg, err := json.Marshal(tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got load
+			err = b.Run(ctx, fileURL(site, tc.page), func(tab context.Context) error {
+				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#search-q"), tc.q)); err != nil {
+					return err
+				}
+				done := `(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === ` + string(arg) + ` })()`
+				if _, err := chromedp.Run(tab, chromedp.Poll[bool](done)); err != nil {
+					return err
+				}
+				got, err = chromedp.Run(tab, chromedp.Evaluate[load](`({
+  scripts: Array.from(document.scripts).map(s => s.src).filter(Boolean),
+  results: document.querySelectorAll("#search-results li").length,
+})`))
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := map[string]int{}
+			heads := 0
+			for _, s := range got.Scripts {
+				base := path.Base(s)
+				for _, kind := range []string{"search-terms", "search-titles-", "search-body-"} {
+					if strings.HasPrefix(base, kind) {
+						count[kind]++
+					}
+				}
+				if base == "search-index.js" {
+					heads++
+				}
+			}
+			if tc.hits != (got.Results > 0) {
+				t.Fatalf("%q: %d results", tc.q, got.Results)
+			}
+			if tc.maxTerms == 1 && (heads != 1 || count["search-terms"] != 1) {
+				t.Errorf("%q: %d heads, %d terms files, want 1 each", tc.q, heads, count["search-terms"])
+			}
+			if count["search-terms"] > heads {
+				t.Errorf("%q: %d terms files for %d indexes", tc.q, count["search-terms"], heads)
+			}
+			if !tc.hits && count["search-titles-"]+count["search-body-"] > 0 {
+				t.Errorf("%q finds nothing but loaded %d title files and %d text chunks", tc.q, count["search-titles-"], count["search-body-"])
+			}
+			if count["search-body-"] > 10 || count["search-titles-"] > got.Results {
+				t.Errorf("%q: %d results shown, %d title files and %d text chunks loaded", tc.q, got.Results, count["search-titles-"], count["search-body-"])
+			}
+		})
+	}
+}
