@@ -47,7 +47,7 @@ func Date(v Value) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	s := strings.TrimSpace(v.Text)
-	if len(s) < len(time.DateOnly) || !dateOnly.MatchString(s[:len(time.DateOnly)]) {
+	if len(s) < len(time.DateOnly) || s[4] != '-' || !dateOnly.MatchString(s[:len(time.DateOnly)]) {
 		return time.Time{}, false
 	}
 	if len(s) > len(time.DateOnly) {
@@ -74,7 +74,7 @@ func Link(v Value) (string, bool) {
 		return "", false
 	}
 	s := strings.TrimSpace(v.Text)
-	if len(s) > maxLinkBytes || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '<' || r == '>' || r == 0x7f }) {
+	if len(s) < len("http://") || !strings.EqualFold(s[:4], "http") || len(s) > maxLinkBytes || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '<' || r == '>' || r == 0x7f }) {
 		return "", false
 	}
 	u, err := url.Parse(s)
