@@ -22,8 +22,7 @@ type bodies struct {
 	// includeUnpublished keeps drafts in the trees load returns.
 	includeUnpublished bool
 	// hide are the attribute keys removed from the trees load returns
-	// (Config.HideAttributes), as treeFormats.tree removes them from the
-	// trees fetched.
+	// (Config.HideAttributes; see visible).
 	hide []string
 
 	mu    sync.Mutex
@@ -88,7 +87,7 @@ func (b *bodies) load(ref bodyRef) (*model.Tree, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ref.export.Dir(), err)
 	}
-	return visible(fetch.Normalize(ref.export, rc, ref.etag), b.includeUnpublished).WithoutAttributes(b.hide), body, nil
+	return visible(fetch.Normalize(ref.export, rc, ref.etag), b.includeUnpublished, b.hide), body, nil
 }
 
 func (b *bodies) close() {
@@ -100,12 +99,16 @@ func (b *bodies) close() {
 	}
 }
 
-// visible is a tree as the formats see it: published nodes only, unless
-// the run includes the others. Every tree goes through it once, as it
-// arrives (from the fetcher, or read back from the cache or spool).
-func visible(t *model.Tree, includeUnpublished bool) *model.Tree {
-	if includeUnpublished {
-		return t
+// visible is a tree as the run shows it: published nodes only, unless
+// the run includes the others, and without the attributes the publisher
+// hides (hide). It is the one gate of what a tree shows: every tree goes
+// through it once, as it arrives (from the fetcher, or read back from the
+// cache or spool), before the images, the formats, the website and the
+// change log see it, so a hidden attribute is neither shown, nor fetched
+// from, nor counted as a change.
+func visible(t *model.Tree, includeUnpublished bool, hide []string) *model.Tree {
+	if !includeUnpublished {
+		t = t.PublishedOnly()
 	}
-	return t.PublishedOnly()
+	return t.WithoutAttributes(hide)
 }

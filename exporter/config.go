@@ -1,8 +1,10 @@
 package exporter
 
 import (
+	"github.com/curex/curex/exporter/internal/render/i18n"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/spf13/afero"
@@ -60,6 +62,15 @@ type Config struct {
 	// HideAttributes are attribute keys shown by no format and indexed by
 	// no search (hide_attributes): teacher notes, internal codes.
 	HideAttributes []string
+	// AttributeOrder are attribute keys every format shows first, in this
+	// order, after a node's lead text; the others follow in curex's order
+	// (attribute_order). A key no node has is passed over.
+	AttributeOrder []string
+	// AttributeLabels are the publisher's labels of attribute keys: by
+	// key, then by locale code ("es", "pt-BR"), the label every format
+	// shows (attribute_labels). A label for a language labels its
+	// regional locales too.
+	AttributeLabels map[string]map[string]string
 	// ThemeDir overrides templates and assets of the website (--theme).
 	ThemeDir string
 	// Paper is the handbook's paper size: "a4" (default) or "letter".
@@ -141,6 +152,9 @@ func (c *Config) check() error {
 	if err := c.Site.Check(); err != nil {
 		return &ConfigError{err}
 	}
+	if err := c.checkAttributes(); err != nil {
+		return err
+	}
 	v, err := cartridge.ParseVersion(c.CartridgeVersion)
 	if err != nil {
 		return &ConfigError{setting.Errorf(setting.CartridgeVersion, "%w", err)}
@@ -176,9 +190,34 @@ func (c *Config) check() error {
 	return nil
 }
 
+// checkAttributes checks the attribute settings: each key of
+// AttributeOrder non-empty and without spaces around it, each label of
+// AttributeLabels usable (i18n.AttributeLabels.Check).
+func (c *Config) checkAttributes() error {
+	for _, k := range c.AttributeOrder {
+		if k == "" || strings.TrimSpace(k) != k {
+			return &ConfigError{setting.Errorf(setting.AttributeOrder, "%q: want an attribute key, such as teacher_notes", k)}
+		}
+	}
+	if err := i18n.AttributeLabels(c.AttributeLabels).Check(); err != nil {
+		return &ConfigError{setting.Errorf(setting.AttributeLabels, "%w", err)}
+	}
+	return nil
+}
+
+// words are the run's words: the built-in ones with the publisher's
+// attribute labels, which check has checked.
+func (c *Config) words() *i18n.Catalog {
+	w, err := i18n.Builtin().WithAttributeLabels(c.AttributeLabels)
+	if err != nil {
+		return i18n.Builtin() // not after check
+	}
+	return w
+}
+
 // renderOptions are the settings the formats share (see render.Options).
 func (c *Config) renderOptions() render.Options {
-	return render.Options{Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
+	return render.Options{AttributeOrder: c.AttributeOrder, Words: c.words(), Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CartridgeVersion: c.CartridgeVersion, CacheDir: c.CacheDir,
 		PDFTimeout: c.PDFTimeout, Log: c.Log, HideAttributes: c.HideAttributes, Downloads: c.registry().Downloads(c.Formats),
 		PageData: c.registry().PageData(c.Formats), Website: c.registry().AnySite(c.Formats)}

@@ -71,8 +71,6 @@ type treeFormats struct {
 	reg      *render.Registry
 	deferred []render.Deferred
 	locales  map[string][]model.Locale // by base curriculum id
-	// hide are the attribute keys no format sees (render.Options.HideAttributes).
-	hide []string
 	// math counts the math errors of a tree, when a format shows math.
 	math *content.Converter
 }
@@ -82,7 +80,7 @@ type treeFormats struct {
 // starts Chromium at once, so a machine without one fails before any
 // request is spent.
 func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, catalog *model.Catalog) (*treeFormats, error) {
-	f := &treeFormats{reg: reg, locales: map[string][]model.Locale{}, hide: o.HideAttributes}
+	f := &treeFormats{reg: reg, locales: map[string][]model.Locale{}}
 	for _, c := range catalog.Curricula {
 		f.locales[c.ID] = c.Locales
 	}
@@ -112,12 +110,11 @@ func formatError(err error) error {
 	return err
 }
 
-// tree is t as the formats are given it, with its curriculum's locales,
-// and without the attributes the publisher hides: every format, the
-// website and its search index included, is given its trees here, so no
-// format can show a hidden attribute.
+// tree is t as the formats are given it, with its curriculum's locales.
+// t has been through visible, the one gate of what a tree shows, so it
+// holds no attribute the publisher hides.
 func (f *treeFormats) tree(t *model.Tree) *render.Tree {
-	return &render.Tree{Tree: t.WithoutAttributes(f.hide), Locales: f.locales[t.CurriculumID]}
+	return &render.Tree{Tree: t, Locales: f.locales[t.CurriculumID]}
 }
 
 // RenderError is a tree that one of the formats refused (a value its

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -12,10 +14,12 @@ import (
 	"testing"
 
 	"github.com/curex/curex/exporter"
+	"github.com/curex/curex/exporter/internal/changes"
 	"github.com/curex/curex/exporter/internal/chromium"
 	"github.com/curex/curex/exporter/internal/fetch"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
+	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
 // teacherNotes are texts of the sample's teacher_notes, in English and
@@ -126,4 +130,88 @@ func outputTexts(t *testing.T, dir string) map[string]string {
 		out[p] = data
 	}
 	return out
+}
+
+// TestHiddenAttributeChangeIsNoChange: issue 26 part 3. A change to an
+// attribute the publisher hides changes nothing anyone can see, so the
+// change history (changes.json, and from it "What's new" and the feed)
+// must not list the node; the same edit with the attribute shown is a
+// content change, so the test looks at the right node.
+func TestHiddenAttributeChangeIsNoChange(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		hide []string
+		want string // the ids of the nodes listed as changed
+	}{
+		{"shown", nil, "alg-u1-l4"},
+		{"hidden", []string{"teacher_notes"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h, url := sampleServer(t, sandbox.Options{})
+			out := filepath.Join(t.TempDir(), "out")
+			cfg := exporter.Config{BaseURL: url, Token: token, Output: out, CacheDir: t.TempDir(), Limits: ratelimit.Limits{},
+				Generator: "curex test", Formats: []string{"json"}, HideAttributes: tc.hide,
+				Filter: fetch.Filter{Curricula: []string{"101"}, Variants: []string{"base"}, Locales: []string{"en"}}}
+			if _, err := exporter.Run(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Edit(func(ds *dataset.Dataset) error {
+				n := findNode(ds, "101", "alg-u1-l4")
+				if n == nil || n.Attributes["teacher_notes"] == nil {
+					return errors.New("the sample changed: alg-u1-l4 has no teacher_notes")
+				}
+				n.Attributes["teacher_notes"] = json.RawMessage(`"A note only teachers see, rewritten."`)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := exporter.Run(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(out, "bundles", "algebra-1", "base", "en", "changes.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var hist changes.History
+			if err := json.Unmarshal(data, &hist); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range hist.Entries {
+				for _, it := range e.ContentChanged {
+					got = append(got, it.ID)
+				}
+				if n := len(e.Added) + len(e.Removed) + len(e.Moved) + len(e.Retitled) + len(e.Translated); n > 0 {
+					t.Errorf("%d other changes listed: %s", n, data)
+				}
+			}
+			if s := strings.Join(got, ","); s != tc.want {
+				t.Errorf("content changed: %q, want %q", s, tc.want)
+			}
+		})
+	}
+}
+
+// findNode returns the node id of curriculum cid in ds, or nil.
+func findNode(ds *dataset.Dataset, cid, id string) *dataset.Node {
+	var find func(ns []dataset.Node) *dataset.Node
+	find = func(ns []dataset.Node) *dataset.Node {
+		for i := range ns {
+			if ns[i].ID == id {
+				return &ns[i]
+			}
+			if n := find(ns[i].Children); n != nil {
+				return n
+			}
+		}
+		return nil
+	}
+	for i := range ds.Curricula {
+		if ds.Curricula[i].ID == cid {
+			return find(ds.Curricula[i].Nodes)
+		}
+	}
+	return nil
 }

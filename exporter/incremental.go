@@ -154,6 +154,10 @@ type renderKeyOptions struct {
 	site render.Identity
 	// hide are the attribute keys no format shows.
 	hide []string
+	// order and labels are the publisher's order and labels of
+	// attributes.
+	order  []string
+	labels map[string]map[string]string
 }
 
 // renderKeyOptions are c's settings that shape every export.
@@ -161,7 +165,7 @@ func (c *Config) renderKeyOptions() renderKeyOptions {
 	return renderKeyOptions{generator: c.Generator, siteURL: c.SiteURL, paper: c.Paper, themeDir: c.ThemeDir,
 		sourceDate: c.SourceDate, formats: c.Formats, includeUnpublished: c.Filter.IncludeUnpublished, markdownHugo: c.MarkdownHugo,
 		assets: c.Assets, allowPrivateAssets: c.AllowPrivateAssets || len(c.AssetHosts) > 0, site: c.Site,
-		hide: c.HideAttributes}
+		hide: c.HideAttributes, order: c.AttributeOrder, labels: c.AttributeLabels}
 }
 
 // globalKey sums up what shapes every export besides the trees and their
@@ -183,8 +187,11 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 		Assets                                string
 		AllowPrivateAssets                    bool
 		Site                                  render.Identity
-		HideAttributes                        []string `json:",omitempty"`
-	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets, o.site, hide}
+		HideAttributes                        []string                     `json:",omitempty"`
+		AttributeOrder                        []string                     `json:",omitempty"`
+		AttributeLabels                       map[string]map[string]string `json:",omitempty"`
+	}{o.generator, o.siteURL, o.paper, date, formats, o.includeUnpublished, o.markdownHugo, o.assets, o.allowPrivateAssets, o.site, hide,
+		o.order, o.labels}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
 	}

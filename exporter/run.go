@@ -302,7 +302,7 @@ func (r *run) arrive(ctx context.Context, l *ledger, sc *scheduled, res fetch.Re
 	for _, m := range res.Tree.Repairs {
 		r.c.Log.Warn("repaired a value the API left open", "tree", res.Export.Dir(), "repair", m)
 	}
-	res.Tree = visible(res.Tree, r.c.Filter.IncludeUnpublished)
+	res.Tree = visible(res.Tree, r.c.Filter.IncludeUnpublished, r.c.HideAttributes)
 	written, err = r.writeTree(ctx, l, sc, res, sc.gate)
 	return err
 }

@@ -107,6 +107,8 @@ var settings = map[string]source{
 	setting.SiteStyles:        {flag: "site-style", file: true},
 	setting.SiteGeneratorLine: {flag: "site-generator-line", file: true},
 	setting.HideAttributes:    {flag: "hide-attribute", file: true},
+	setting.AttributeOrder:    {flag: "attribute-order", file: true},
+	setting.AttributeLabels:   {file: true, structured: true},
 }
 
 // Environment variables that are not a row's derived name.

@@ -174,6 +174,9 @@ type exportFlags struct {
 	// hideAttributes are the attribute keys no format shows
 	// (--hide-attribute).
 	hideAttributes []string
+	// attributeOrder are the attribute keys every format shows first
+	// (--attribute-order).
+	attributeOrder []string
 }
 
 func newExportCommand(g *globals) *cobra.Command {
@@ -238,8 +241,14 @@ func (f *exportFlags) outputConfig(g *globals, c *exporter.Config) error {
 	if c.Site, err = f.site.identity(g, g.cmd); err != nil {
 		return err
 	}
-	if c.HideAttributes, err = attributeKeys(f.hideAttributes); err != nil {
+	if c.HideAttributes, err = attributeKeys(setting.HideAttributes, f.hideAttributes); err != nil {
 		return usageErr(errors.New(g.describe(err)))
+	}
+	if c.AttributeOrder, err = attributeKeys(setting.AttributeOrder, f.attributeOrder); err != nil {
+		return usageErr(errors.New(g.describe(err)))
+	}
+	if c.AttributeLabels, err = attributeLabels(g, g.cmd); err != nil {
+		return err
 	}
 	if err := checkConcurrency(f.sel.concurrency); err != nil {
 		return err
@@ -314,16 +323,19 @@ func (f *exportFlags) registerOutput(cmd *cobra.Command) {
 	fl.StringVar(&f.mdLayout, "markdown-layout", "default", "layout of Markdown bundles: default (code hosts, MkDocs) or hugo (_index.md sections)")
 	fl.StringVar(&f.cartridgeVersion, "cartridge-version", string(cartridge.DefaultVersion), "Common Cartridge version of cartridges: 1.1 (every LMS, Moodle included) or 1.3")
 	fl.StringSliceVar(&f.hideAttributes, "hide-attribute", nil, "an attribute key no format shows and no search indexes (teacher_notes); repeatable (env CUREX_HIDE_ATTRIBUTES, comma-separated)")
+	fl.StringSliceVar(&f.attributeOrder, "attribute-order", nil, "an attribute key every format shows first, in the order given (learning_objectives,materials); the others follow in curex's order; repeatable (env CUREX_ATTRIBUTE_ORDER, comma-separated)")
 	f.site.register(cmd)
 }
 
-// attributeKeys checks the keys of --hide-attribute: each one non-empty,
-// without spaces around it; a problem names the setting.
-func attributeKeys(keys []string) ([]string, error) {
+// attributeKeys checks the keys of --hide-attribute or --attribute-order
+// (the setting name): each one non-empty, without spaces around it; a
+// problem names the setting. A key given twice counts once, where it
+// first stands.
+func attributeKeys(name string, keys []string) ([]string, error) {
 	var out []string
 	for _, k := range keys {
 		if k == "" || strings.TrimSpace(k) != k {
-			return nil, setting.Errorf(setting.HideAttributes, "%q: want an attribute key, such as teacher_notes", k)
+			return nil, setting.Errorf(name, "%q: want an attribute key, such as teacher_notes", k)
 		}
 		if !slices.Contains(out, k) {
 			out = append(out, k)

@@ -87,3 +87,80 @@ func TestThemeInit(t *testing.T) {
 		t.Fatalf("second init: exit %d, %s; want 2, not empty", code, stderr.String())
 	}
 }
+
+// TestAttributeOrderAndLabelSettings: issue 26 part 3, the rest of its
+// last line. attribute_order puts teacher_notes first (after the lead
+// text) and attribute_labels relabels it, in the website, its search
+// index, the handbook and the Markdown bundle alike; a bad value is a
+// usage error (exit 2) naming the setting as the user gave it.
+func TestAttributeOrderAndLabelSettings(t *testing.T) {
+	url := sandboxURL(t)
+	t.Setenv("CURRICULUM_API_TOKEN", "sandbox-riverbend-token")
+	t.Setenv("CUREX_CHROMIUM", "")
+	const label = "For the teacher only"
+	for _, tc := range []struct {
+		name, body, env string
+		code            int
+		want            string // in stderr, for a refused setting
+	}{
+		{"applied", "attribute_order: [teacher_notes, no_such_key, materials]\nattribute_labels:\n  teacher_notes: {en: " + label + ", es: Para el docente}\n", "", exitOK, ""},
+		{"spaced key", "attribute_order: [\" materials\"]\n", "", exitUsage, "attribute_order"},
+		{"bad locale", "attribute_labels: {teacher_notes: {\"e s\": Notes}}\n", "", exitUsage, "attribute_labels: \"teacher_notes\": e s: want a locale code"},
+		{"empty label", "attribute_labels: {teacher_notes: {en: \"\"}}\n", "", exitUsage, "attribute_labels"},
+		{"not a mapping", "attribute_labels: [teacher_notes]\n", "", exitUsage, "attribute_labels"},
+		{"variable", "", `{"teacher_notes": {"en": ["x"]}}`, exitUsage, "CUREX_ATTRIBUTE_LABELS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CUREX_ATTRIBUTE_LABELS", tc.env)
+			out := filepath.Join(t.TempDir(), "site")
+			cfg := writeConfig(t, "base_url: "+url+"\noutput: "+out+"\nformats: [html, markdown, handbook]\ncurricula: [\"101\"]\nvariants: base\nlocales: [en]\nprogress: none\nrate_limit: 1000/1s\n"+tc.body)
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"export", "--config", cfg, "--cache-dir", t.TempDir()}, &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+				t.Fatalf("exit %d, want %d with %q: %s", code, tc.code, tc.want, stderr.String())
+			}
+			if code != exitOK {
+				return
+			}
+			read := func(rel string) string {
+				t.Helper()
+				data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(rel)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(data)
+			}
+			// In each format: the label, then the objectives, then the
+			// materials, where there are any, after them (the others keep their
+			// order).
+			for _, f := range []struct{ name, text, objectives, materials string }{
+				{"website", read("algebra-1/base/en/alg-u1-l4/index.html"), `class="objectives"`, `class="attr attr-materials"`},
+				{"handbook", read("algebra-1/base/en/handbook.html"), `class="objectives"`, `class="attr attr-materials"`},
+				{"markdown", read("bundles/algebra-1/base/en/markdown/01-foundations-of-algebra/04-combining-like-terms-and-the-distributive-property/index.md"), "## Learning objectives", "## Materials"},
+			} {
+				at := strings.Index(f.text, label)
+				obj := strings.Index(f.text[max(at, 0):], f.objectives)
+				mat := strings.Index(f.text[max(at, 0):], f.materials)
+				if at < 0 || obj < 0 || mat >= 0 && mat < obj {
+					t.Errorf("%s: label at %d, then objectives at %d and materials at %d", f.name, at, obj, mat)
+				}
+				if strings.Contains(f.text, "Teacher notes") {
+					t.Errorf("%s: still says Teacher notes", f.name)
+				}
+			}
+			search, err := filepath.Glob(filepath.Join(out, "algebra-1", "base", "en", "search*"))
+			if err != nil || len(search) == 0 {
+				t.Fatalf("no search files (%v)", err)
+			}
+			found := false
+			for _, p := range search {
+				if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(label)) {
+					found = true
+				}
+			}
+			if !found {
+				t.Error("the search index does not label the field as the publisher does")
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/curex/curex/exporter/internal/localfile"
 	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/i18n"
 	"github.com/curex/curex/exporter/internal/setting"
 )
 
@@ -115,6 +116,28 @@ func (f *siteFlags) identity(g *globals, cmd *cobra.Command) (render.Identity, e
 	return id, nil
 }
 
+// attributeLabels reads attribute_labels from the configuration file cmd
+// read, or from its variable (CUREX_ATTRIBUTE_LABELS, JSON or YAML),
+// which outranks the file; a problem is a usage error naming the setting
+// as the user gave it.
+func attributeLabels(g *globals, cmd *cobra.Command) (map[string]map[string]string, error) {
+	path := configFile(cmd)
+	var sf siteFile
+	if path != "" {
+		var err error
+		if sf, err = readSiteFile(path); err != nil {
+			return nil, usageErr(fmt.Errorf("--config %s: %w", path, err))
+		}
+	}
+	if err := sf.fromEnv(); err != nil {
+		return nil, usageErr(err)
+	}
+	if err := i18n.AttributeLabels(sf.Labels).Check(); err != nil {
+		return nil, usageErr(errors.New(spellSite(g, path, setting.Errorf(setting.AttributeLabels, "%w", err))))
+	}
+	return sf.Labels, nil
+}
+
 // spellSite names the setting of an identity error as the user gave it:
 // a structured key by its environment variable or its key in the file.
 func spellSite(g *globals, path string, err error) string {
@@ -145,6 +168,9 @@ func configFile(cmd *cobra.Command) string {
 type siteFile struct {
 	Links   []render.Link
 	Locales map[string]render.LocaleIdentity
+	// Labels are attribute_labels: by attribute key, then by locale
+	// code, the label.
+	Labels map[string]map[string]string
 }
 
 // siteLocaleYAML is one entry of site_locales.
@@ -244,6 +270,16 @@ func (out *siteFile) decode(k string, v *yaml.Node) error {
 		for code, l := range ls {
 			out.Locales[code] = render.LocaleIdentity{Title: l.Title, Footer: l.Footer, Links: links(l.Links)}
 		}
+	case setting.AttributeLabels:
+		var ls map[string]map[string]string
+		if err := v.Decode(&ls); err != nil {
+			var te *yaml.TypeError
+			if errors.As(err, &te) {
+				err = errors.New(strings.Join(te.Errors, "; "))
+			}
+			return fmt.Errorf("%s: want a mapping of attribute keys to {locale: label}: %w", k, err)
+		}
+		out.Labels = ls
 	}
 	return nil
 }
@@ -252,7 +288,7 @@ func (out *siteFile) decode(k string, v *yaml.Node) error {
 // (envName: CUREX_SITE_FOOTER_LINKS, CUREX_SITE_LOCALES): their values
 // are JSON (or YAML), as the file's would be, and outrank the file.
 func (out *siteFile) fromEnv() error {
-	for _, k := range []string{setting.SiteFooterLinks, setting.SiteLocales} {
+	for _, k := range []string{setting.SiteFooterLinks, setting.SiteLocales, setting.AttributeLabels} {
 		env := envName(k)
 		v := os.Getenv(env)
 		if v == "" {

@@ -19,6 +19,8 @@ package render
 
 import (
 	"context"
+	"github.com/curex/curex/exporter/internal/render/attrs"
+	"github.com/curex/curex/exporter/internal/render/i18n"
 	"log/slog"
 	"slices"
 	"strings"
@@ -156,6 +158,14 @@ type Options struct {
 	// (hide_attributes): the exporter removes them from every tree before
 	// any format is given it, so a renderer never sees them.
 	HideAttributes []string
+	// AttributeOrder is the publisher's order of attribute members
+	// (attribute_order): every format shows them in it.
+	AttributeOrder attrs.Order
+	// Words are the run's interface words: the built-in ones with the
+	// publisher's attribute labels (attribute_labels) over them; nil for
+	// the built-in words. Every format labels attributes from them; the
+	// website adds the theme's words over them.
+	Words *i18n.Catalog
 	// Downloads are the files the selected formats offer for each
 	// export, in the website's order (Registry.Downloads): the website
 	// links to them without knowing the formats.

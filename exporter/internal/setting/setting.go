@@ -62,6 +62,12 @@ const (
 	// HideAttributes are attribute keys no format shows and no search
 	// indexes.
 	HideAttributes = "hide_attributes"
+	// AttributeOrder are attribute keys every format shows first, in
+	// this order.
+	AttributeOrder = "attribute_order"
+	// AttributeLabels are the publisher's labels of attribute keys, per
+	// locale.
+	AttributeLabels = "attribute_labels"
 )
 
 // Error is a setting a library refuses.

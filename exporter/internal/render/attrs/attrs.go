@@ -154,6 +154,20 @@ func (v Value) Scalar() bool {
 // Parse reads the attributes of a node titled nodeTitle into sections,
 // ordered and filtered as the package documentation says.
 func Parse(attrs map[string]json.RawMessage, nodeTitle string) []Section {
+	return Order(nil).Parse(attrs, nodeTitle)
+}
+
+// Order is the publisher's order of attribute members (the
+// attribute_order setting): the sections of the keys it lists come
+// first, in its order, and the others after them in the package's order.
+// The lead text (Section.Lead) stays first whatever the order says: it is
+// the node's introduction, not a section. A key listed that a node does
+// not have is passed over. The zero Order is the package's order.
+type Order []string
+
+// Parse reads the attributes of a node titled nodeTitle into sections,
+// filtered as the package documentation says and ordered by o.
+func (o Order) Parse(attrs map[string]json.RawMessage, nodeTitle string) []Section {
 	out := make([]Section, 0, len(attrs))
 	for k, raw := range attrs {
 		v, isNull, ok := decode(raw)
@@ -174,8 +188,34 @@ func Parse(attrs map[string]json.RawMessage, nodeTitle string) []Section {
 		s.Value = parse(v, 1)
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b Section) int { return cmpKey(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b Section) int {
+		if a.Lead != b.Lead {
+			if a.Lead {
+				return -1
+			}
+			return 1
+		}
+		if c := o.cmp(a.Key, b.Key); c != 0 {
+			return c
+		}
+		return cmpKey(a.Key, b.Key)
+	})
 	return out
+}
+
+// cmp orders the keys o lists before the others, in o's order; 0 when o
+// lists neither or both are one key.
+func (o Order) cmp(a, b string) int {
+	ia, ib := slices.Index(o, a), slices.Index(o, b)
+	switch {
+	case ia < 0 && ib < 0:
+		return 0
+	case ia < 0:
+		return 1
+	case ib < 0:
+		return -1
+	}
+	return ia - ib
 }
 
 // rank orders description first, learning objectives second, then the

@@ -8,7 +8,9 @@
 // # Sections
 //
 // Parse returns one Section per member, in this order: "description",
-// "learning_objectives", then every other key in byte order. It leaves out
+// "learning_objectives", then every other key in byte order. An Order,
+// the publisher's (attribute_order), puts the keys it lists first, in its
+// order, after the lead text. It leaves out
 // a member whose value is JSON null (or empty), and a "title" string equal
 // to the node's title (surrounding white space aside). A "description"
 // that is a string is the node's lead text (Section.Lead): shown first and
@@ -40,6 +42,13 @@
 // An array of term pairs is Terms before it is a Table. Tables and
 // records are decided at every depth, so a table is a table wherever it
 // stands; a renderer that cannot nest a table shows it as Records.
+//
+// # Values of a kind
+//
+// Some values say what they are: Minutes (a duration), Count (a count,
+// its digits grouped), Date (a calendar date) and Link (an http or https
+// URL). These functions decide it once, for every format; the page's
+// language writes them (package i18n).
 //
 // Parse is deterministic and bounded: the same input gives the same
 // sections, and no input makes it recurse deeper than MaxDepth or keep

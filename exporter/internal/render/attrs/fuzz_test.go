@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzParse reads arbitrary bytes as one member, under an arbitrary key,
@@ -56,6 +57,30 @@ func FuzzParse(f *testing.F) {
 				t.Fatal("null section")
 			}
 			check(t, s.Value, 1)
+		}
+	})
+}
+
+// FuzzValuesOfAKind: Count, Date and Link read untrusted strings; none
+// panics, and what each accepts is what it says: a count's literal as
+// given, a date of the form the value starts with, a link with an http
+// or https scheme and no white space.
+func FuzzValuesOfAKind(f *testing.F) {
+	for _, s := range []string{"2026-03-03", "2026-03-03T23:30:00-08:00", "https://example.org/a", "12500", "-2.5", "1e5", "javascript:x"} {
+		f.Add("item_count", s)
+	}
+	f.Fuzz(func(t *testing.T, key, s string) {
+		if n, ok := Count(key, Value{Kind: Number, Text: s}); ok && n != s {
+			t.Fatalf("Count(%q) = %q", s, n)
+		}
+		if d, ok := Date(Value{Kind: Text, Text: s}); ok && !strings.HasPrefix(strings.TrimSpace(s), d.Format(time.DateOnly)) {
+			t.Fatalf("Date(%q) = %s", s, d)
+		}
+		if u, ok := Link(Value{Kind: Text, Text: s}); ok {
+			l := strings.ToLower(u)
+			if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.ContainsAny(u, " \t\r\n<>") {
+				t.Fatalf("Link(%q) = %q", s, u)
+			}
 		}
 	})
 }

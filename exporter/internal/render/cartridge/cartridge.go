@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/xml"
 	"fmt"
+	"github.com/curex/curex/exporter/internal/render/attrs"
 	"net/url"
 	"path"
 	"strings"
@@ -52,6 +53,12 @@ const (
 
 // Options configure a Renderer.
 type Options struct {
+	// Words are the run's words (render.Options.Words): the attribute
+	// labels of the publisher among them. Nil: the built-in words.
+	Words *i18n.Catalog
+	// Order is the publisher's order of attribute members
+	// (render.Options.AttributeOrder).
+	Order attrs.Order
 	// SiteURL is the website's absolute address: leaves get a web link to
 	// their page there. Empty: no web links.
 	SiteURL string
@@ -82,7 +89,7 @@ func New(o Options) *Renderer {
 	if o.Version == "" {
 		o.Version = DefaultVersion
 	}
-	return &Renderer{content: content.New(content.WithMath(o.Math)), opts: o, p: profileOf(o.Version)}
+	return &Renderer{content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order)), opts: o, p: profileOf(o.Version)}
 }
 
 // build is the state of one cartridge being built.
@@ -107,7 +114,7 @@ type entry struct {
 // Build returns the cartridge of t (already filtered to what is
 // published): the bytes of the .imscc archive.
 func (r *Renderer) Build(t *rendering.Tree) ([]byte, error) {
-	b := &build{r: r, t: t, msgs: i18n.For(t.Locale), lang: t.Locale, files: map[string][]byte{}}
+	b := &build{r: r, t: t, msgs: r.opts.Words.For(t.Locale), lang: t.Locale, files: map[string][]byte{}}
 	date := t.ResolvedAt
 	if !r.opts.Date.IsZero() {
 		date = r.opts.Date
@@ -391,7 +398,7 @@ func (b *build) fallback(n *model.Node) (contentMsgs i18n.Messages, lang, notice
 			name = l.Name
 		}
 	}
-	return i18n.For(fl), markup.Lang(fl), b.msgs.T("handbook_fallback", markup.Line(name))
+	return b.r.opts.Words.For(fl), markup.Lang(fl), b.msgs.T("handbook_fallback", markup.Line(name))
 }
 
 // nodeTitle is n's title, cleaned, or a placeholder.

@@ -1,6 +1,8 @@
 package content
 
 import (
+	"github.com/curex/curex/exporter/internal/render/attrs"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -36,6 +38,15 @@ type Converter struct {
 	// ctx, when set, is the run's: it stops a conversion of math under
 	// way (see WithContext).
 	ctx context.Context
+	// order is the publisher's order of attribute members (WithOrder).
+	order attrs.Order
+}
+
+// WithOrder makes the Converter show a node's attribute members in the
+// publisher's order (attribute_order; see attrs.Order) instead of the
+// package attrs's own.
+func WithOrder(o attrs.Order) Option {
+	return func(r *Converter) { r.order = o }
 }
 
 // Option configures a Converter.

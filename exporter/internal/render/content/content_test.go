@@ -771,6 +771,8 @@ type labelWords func(key string) string
 func (l labelWords) AttributeLabel(key string) string { return l(key) }
 func (labelWords) Duration(minutes int) string        { return i18n.For("en").Duration(minutes) }
 func (labelWords) YesNo(b bool) string                { return i18n.For("en").YesNo(b) }
+func (labelWords) Number(literal string) string       { return i18n.For("en").Number(literal) }
+func (labelWords) Date(d time.Time) string            { return i18n.For("en").Date(d) }
 
 // TestValuesWithUnits: a number of minutes reads as a duration and a
 // boolean as yes or no, in the page's language, wherever the value sits
@@ -805,6 +807,49 @@ func TestValuesWithUnits(t *testing.T) {
 			if strings.Contains(string(got), n) {
 				t.Errorf("%s: output has %q:\n%s", tc.lang, n, got)
 			}
+		}
+	}
+}
+
+// TestValuesOfAKind: issue 25, item 6. Counts, dates and links read
+// naturally in the page's language wherever the value sits: a count with
+// its digits grouped (never a year or an identifier), a date as the
+// language writes it (as written, whatever the machine's time zone), an
+// http or https URL as a link through the gate of links.
+func TestValuesOfAKind(t *testing.T) {
+	r := New()
+	attrs := map[string]json.RawMessage{
+		"item_count":  json.RawMessage(`12500`),
+		"year":        json.RawMessage(`12500`),
+		"due":         json.RawMessage(`"2026-03-03"`),
+		"published":   json.RawMessage(`"2026-03-03T23:30:00-08:00"`),
+		"resource":    json.RawMessage(`"https://example.org/a?b=1&c=2"`),
+		"unsafe":      json.RawMessage(`"javascript:alert(1)"`),
+		"assignments": json.RawMessage(`[{"name":"Essay","points_possible":1500,"due":"2026-12-01"}]`),
+	}
+	link := `<a href="https://example.org/a?b=1&amp;c=2" rel="` + externalRel + `">https://example.org/a?b=1&amp;c=2</a>`
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{`<p class="value">12,500</p>`, `<p class="value">12500</p>`, `<time datetime="2026-03-03">March 3, 2026</time>`, "<td>1,500</td>", `<time datetime="2026-12-01">December 1, 2026</time>`, link}},
+		{"es", []string{`<p class="value">12.500</p>`, "<td>1500</td>", `<time datetime="2026-03-03">3 de marzo de 2026</time>`, link}},
+		{"fr", []string{"<p class=\"value\">12\u202f500</p>", `3 mars 2026`}},
+		{"de", []string{`<p class="value">12.500</p>`, `3. März 2026`}},
+		{"ar", []string{`<p class="value">12,500</p>`, `<time datetime="2026-03-03">3 مارس 2026</time>`, link}},
+		{"ja", []string{`<p class="value">12,500</p>`, `<time datetime="2026-03-03">2026年3月3日</time>`, link}},
+	} {
+		got, err := r.Node(attrs, "T", i18n.For(tc.lang), "n-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(got), w) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.lang, w, got)
+			}
+		}
+		if strings.Contains(string(got), `href="javascript`) || strings.Count(string(got), "<time") != 3 {
+			t.Errorf("%s: a script link, or not three dates:\n%s", tc.lang, got)
 		}
 	}
 }

@@ -140,7 +140,7 @@ func (r *Converter) ImageURLs(attributes map[string]json.RawMessage, nodeTitle s
 			markdown(t.Definition)
 		}
 	}
-	for _, s := range attrs.Parse(attributes, nodeTitle) {
+	for _, s := range r.order.Parse(attributes, nodeTitle) {
 		value(s.Value)
 	}
 	return out

@@ -2,6 +2,7 @@ package content
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,6 +20,11 @@ type Words interface {
 	Duration(minutes int) string
 	// YesNo writes a boolean ("Yes", "No").
 	YesNo(b bool) string
+	// Number writes a count's number literal with its digits grouped
+	// ("12,500"; see attrs.Count).
+	Number(literal string) string
+	// Date writes a calendar date ("March 3, 2026"; see attrs.Date).
+	Date(d time.Time) string
 }
 
 // wordsOr returns w, or English when w is nil.

@@ -7,8 +7,11 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/yuin/goldmark/util"
 
 	"github.com/curex/curex/exporter/internal/render/attrs"
 )
@@ -64,7 +67,7 @@ func (r *Converter) NodeLevel(attributes map[string]json.RawMessage, nodeTitle s
 		level:  headingLevel,
 		used:   map[string]bool{},
 	}
-	for _, s := range attrs.Parse(attributes, nodeTitle) {
+	for _, s := range r.order.Parse(attributes, nodeTitle) {
 		if err := w.section(s); err != nil {
 			return "", err
 		}
@@ -143,6 +146,9 @@ func (w *nodeWriter) section(s attrs.Section) error {
 	case attrs.Invalid:
 		w.raw(s.Raw)
 	case attrs.Text:
+		if w.kind(v) {
+			return w.endSection()
+		}
 		if err := w.r.markdown(&w.buf, v.Text, w.idPrefix(base), w.level, false); err != nil {
 			return err
 		}
@@ -156,8 +162,39 @@ func (w *nodeWriter) section(s attrs.Section) error {
 		}
 		w.buf.WriteByte('\n')
 	}
+	return w.endSection()
+}
+
+// endSection closes an attribute's section.
+func (w *nodeWriter) endSection() error {
 	w.buf.WriteString("</section>\n")
 	return nil
+}
+
+// kind writes a Text value that says what it is as a paragraph of its
+// own, and reports whether it did: a date (attrs.Date) in the page's
+// language, a URL (attrs.Link) as a link, when the gate of links allows
+// it.
+func (w *nodeWriter) kind(v attrs.Value) bool {
+	if s, ok := w.inlineKind(v); ok {
+		w.buf.WriteString(`<p class="value">` + s + "</p>\n")
+		return true
+	}
+	return false
+}
+
+// inlineKind returns the HTML of a Text value that says what it is: a
+// date (attrs.Date) in the page's language, a URL (attrs.Link) as an
+// external link, when LinkAllowed; false for any other value.
+func (w *nodeWriter) inlineKind(v attrs.Value) (string, bool) {
+	if d, ok := attrs.Date(v); ok {
+		return `<time datetime="` + d.Format(time.DateOnly) + `">` + escape(w.words.Date(d)) + "</time>", true
+	}
+	if u, ok := attrs.Link(v); ok && LinkAllowed(u) {
+		href := string(util.EscapeHTML(util.URLEscape([]byte(u), false)))
+		return `<a href="` + href + `" rel="` + externalRel + `">` + escape(u) + "</a>", true
+	}
+	return "", false
 }
 
 // raw shows a member that is not valid JSON, escaped and truncated.
@@ -184,6 +221,10 @@ func (w *nodeWriter) scalar(key string, v attrs.Value) {
 			w.buf.WriteString(escape(w.words.Duration(n)))
 			return
 		}
+		if n, ok := attrs.Count(key, v); ok {
+			w.buf.WriteString(escape(w.words.Number(n)))
+			return
+		}
 		w.buf.WriteString(escape(v.Text))
 	case attrs.Bool:
 		w.buf.WriteString(escape(w.words.YesNo(v.Bool)))
@@ -204,6 +245,10 @@ func (w *nodeWriter) value(v attrs.Value, key, base string) error {
 	case attrs.Null:
 		w.code("null")
 	case attrs.Text:
+		if h, ok := w.inlineKind(v); ok {
+			w.buf.WriteString(h)
+			return nil
+		}
 		return w.text(v.Text, base)
 	case attrs.Number, attrs.Bool:
 		w.scalar(key, v)

@@ -77,3 +77,9 @@ func linkAllowed(k urlKind) bool { return k != urlUnsafe }
 // of whatever serves or prints the page (the export machine's disk, for
 // the PDF), so such an image shows its alt text instead.
 func imageAllowed(k urlKind) bool { return k == urlExternal }
+
+// LinkAllowed reports whether content may link to dest, a URL as written
+// (not percent-escaped): the gate every link of content passes, in
+// Markdown and in the values of attributes (attrs.Link), which the
+// Markdown bundle asks too.
+func LinkAllowed(dest string) bool { return linkAllowed(destKind([]byte(dest))) }

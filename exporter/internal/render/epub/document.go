@@ -33,7 +33,7 @@ func (b *book) section(cr *content.Converter, body *strings.Builder, f flat, anc
 	var notice string
 	if fallback := b.t.FallbackLocale(n); fallback != "" {
 		lang = fallback
-		msgs = i18n.For(lang)
+		msgs = b.words.For(lang)
 		if attr := markup.Lang(lang); attr != "" {
 			body.WriteString(` lang="` + attr + `"`)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed" // the style sheet
 	"fmt"
+	"github.com/curex/curex/exporter/internal/render/attrs"
 	"path"
 	"strconv"
 	"strings"
@@ -47,6 +48,12 @@ const maxHeadingLevel = 6
 
 // Options configure a Renderer.
 type Options struct {
+	// Words are the run's words (render.Options.Words): the attribute
+	// labels of the publisher among them. Nil: the built-in words.
+	Words *i18n.Catalog
+	// Order is the publisher's order of attribute members
+	// (render.Options.AttributeOrder).
+	Order attrs.Order
 	// Math converts TeX to MathML (nil: a converter of the renderer's
 	// own).
 	Math *mathml.Converter
@@ -77,11 +84,12 @@ type Info struct {
 // use.
 type Renderer struct {
 	content *content.Converter
+	words   *i18n.Catalog
 }
 
 // New returns a Renderer.
 func New(o Options) *Renderer {
-	return &Renderer{content: content.New(content.WithMath(o.Math))}
+	return &Renderer{content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order)), words: o.Words}
 }
 
 // Render returns the EPUB book of t (published nodes only, as the run
@@ -90,7 +98,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	if t == nil {
 		return nil, fmt.Errorf("epub: no tree")
 	}
-	b := newBook(t, info)
+	b := newBook(t, info, r.words)
 	// Documents sit in text/, one folder below the images/ folder.
 	cr := r.content.WithImages(b.resolve, textDir+"page.xhtml")
 	if err := b.renderUnits(cr); err != nil {
@@ -108,6 +116,8 @@ type book struct {
 	t    *model.Tree
 	info Info
 	m    i18n.Messages
+	// words are the run's words (Options.Words).
+	words *i18n.Catalog
 	// lang is the book's language tag ("und" when the locale is not
 	// one); rtl is set for a right-to-left locale.
 	lang string
@@ -155,8 +165,8 @@ type tocEntry struct {
 	lang string
 }
 
-func newBook(t *model.Tree, info Info) *book {
-	b := &book{t: t, info: info, m: i18n.For(t.Locale), rtl: i18n.RTL(t.Locale), byURL: map[string]*bookImage{}, byPath: map[string]*bookImage{}}
+func newBook(t *model.Tree, info Info, words *i18n.Catalog) *book {
+	b := &book{t: t, info: info, m: words.For(t.Locale), words: words, rtl: i18n.RTL(t.Locale), byURL: map[string]*bookImage{}, byPath: map[string]*bookImage{}}
 	b.lang = markup.Lang(t.Locale)
 	if b.lang == "" {
 		b.lang = "und"

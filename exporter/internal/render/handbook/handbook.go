@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/internal/render/attrs"
+	"github.com/curex/curex/exporter/internal/render/i18n"
 	"html/template"
 	"io/fs"
 	"path/filepath"
@@ -32,6 +34,12 @@ const (
 
 // Options configure a Renderer.
 type Options struct {
+	// Words are the run's words (render.Options.Words): the attribute
+	// labels of the publisher among them. Nil: the built-in words.
+	Words *i18n.Catalog
+	// Order is the publisher's order of attribute members
+	// (render.Options.AttributeOrder).
+	Order attrs.Order
 	// ThemeDir is an optional theme folder. Its handbook.html, when there is
 	// one, is parsed after the embedded template, so each
 	// {{define "handbook-..."}} in it replaces that block; its
@@ -102,7 +110,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	sheet.Write(bytes.TrimSpace(css))
 	sheet.WriteString("\n\n")
 	sheet.Write(lightChromaCSS())
-	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New(content.WithMath(o.Math))}, nil
+	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order))}, nil
 }
 
 // readOptional reads a file of the theme folder d that may be missing

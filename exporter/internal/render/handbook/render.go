@@ -202,7 +202,7 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("handbook %s: %w", t.Dir(), err)
 	}
-	m := i18n.For(t.Locale)
+	m := r.opts.Words.For(t.Locale)
 	p := r.frontMatter(t, info, paper, m)
 	cr := r.content
 	if info.Images != nil {
@@ -308,7 +308,7 @@ func (r *Renderer) section(cr *content.Converter, t *model.Tree, info Info, m i1
 	// lang attribute declares.
 	contentMsgs := m
 	if lang := t.FallbackLocale(n); lang != "" {
-		contentMsgs = i18n.For(lang)
+		contentMsgs = r.opts.Words.For(lang)
 		s.Lang = markup.Lang(lang)
 		if i18n.RTL(lang) != i18n.RTL(t.Locale) {
 			s.Dir = "ltr"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"html/template"
 
+	"github.com/curex/curex/exporter/internal/render/attrs"
 	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/i18n"
 	"github.com/curex/curex/exporter/internal/render/mathml"
@@ -16,8 +17,8 @@ type contentRenderer struct {
 	images content.Images
 }
 
-func newContentRenderer(math *mathml.Converter, images content.Images) (*contentRenderer, error) {
-	return &contentRenderer{r: content.New(content.WithMath(math)), images: images}, nil
+func newContentRenderer(math *mathml.Converter, images content.Images, order attrs.Order) (*contentRenderer, error) {
+	return &contentRenderer{r: content.New(content.WithMath(math), content.WithOrder(order)), images: images}, nil
 }
 
 // node renders a node's attributes, on the page at path page, with labels

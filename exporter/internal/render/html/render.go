@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/curex/curex/exporter/internal/render/attrs"
 	"html/template"
 	"io/fs"
 	"maps"
@@ -27,6 +28,13 @@ import (
 
 // Options configure a Renderer.
 type Options struct {
+	// Words are the run's words (render.Options.Words, the publisher's
+	// attribute labels among them), under the theme's; nil: the built-in
+	// words.
+	Words *i18n.Catalog
+	// Order is the publisher's order of attribute members
+	// (render.Options.AttributeOrder).
+	Order attrs.Order
 	// ThemeDir is an optional folder that overrides the embedded theme: its
 	// *.html files are parsed after the embedded templates, so a {{define}}
 	// there replaces that block, its assets/ files replace the default
@@ -129,7 +137,7 @@ func New(o Options) (*Renderer, error) {
 // through the gate of local files (package localfile), and stops when
 // ctx is done.
 func NewContext(ctx context.Context, o Options) (*Renderer, error) {
-	cr, err := newContentRenderer(o.Math, o.Images)
+	cr, err := newContentRenderer(o.Math, o.Images, o.Order)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +149,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	words, err := i18n.Builtin().WithOverrides(theme)
+	words, err := o.Words.WithOverrides(theme)
 	if err != nil {
 		return nil, fmt.Errorf("theme: %w", err)
 	}

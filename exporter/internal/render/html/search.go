@@ -166,12 +166,12 @@ type searchChunk struct {
 
 // nodeFields returns the text attributes of n as plain text, labeled in
 // the language of m: every section of attrs.Parse that holds text (Markdown
-// made plain with content.PlainText, terms as "term: definition", the
+// made plain with content.PlainText; in the publisher's order, attrs.Order, terms as "term: definition", the
 // text members of records and tables), in the order of the node's page.
 // Numbers and booleans are left out: they are not what a reader types.
-func nodeFields(n *model.Node, m i18n.Messages) []searchField {
+func nodeFields(n *model.Node, m i18n.Messages, order attrs.Order) []searchField {
 	var out []searchField
-	for _, s := range attrs.Parse(n.Attributes, n.Title) {
+	for _, s := range order.Parse(n.Attributes, n.Title) {
 		if s.Value.Kind == attrs.Invalid {
 			continue
 		}

@@ -59,7 +59,7 @@ func BenchmarkSearchIndex(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, fl := range flat {
-			fl.fields = nodeFields(fl.n, m)
+			fl.fields = nodeFields(fl.n, m, nil)
 		}
 		var err error
 		if files, err = buildSearch(tree.Dir(), toc, flat, pages, none, searchChunkBytes, searchShardBytes, st); err != nil {

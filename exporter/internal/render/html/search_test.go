@@ -290,7 +290,7 @@ func FuzzSearchIndex(f *testing.F) {
 		}
 		e := model.Export{CurriculumSlug: "c", VariantSlug: "base", LocaleSlug: "en", Locale: "en"}
 		n := &model.Node{ID: "n1", Title: title, Segment: "n1", Attributes: attrs}
-		flat := []*flatNode{{n: n, fields: nodeFields(n, nil)}}
+		flat := []*flatNode{{n: n, fields: nodeFields(n, nil, nil)}}
 		files, err := buildSearch(e.Dir(), "c/base/en/index.html", flat, map[*model.Node]string{n: "c/base/en/n1/index.html"},
 			func(*model.Node) string { return "" }, 1, 1, nil)
 		if err != nil {

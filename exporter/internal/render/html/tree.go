@@ -169,7 +169,7 @@ func (x *treeCtx) renderPages(w render.Writer) error {
 				}
 				f := x.flat[i]
 				if err := wx.gated(func() error {
-					f.fields = nodeFields(f.n, wx.m)
+					f.fields = nodeFields(f.n, wx.m, x.r.opts.Order)
 					return wx.renderNode(w, f)
 				}); err != nil {
 					errs[k] = err

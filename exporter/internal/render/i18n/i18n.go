@@ -128,8 +128,11 @@ func parseBuiltin(fsys fs.FS) (*Catalog, error) {
 }
 
 // For returns the words for a locale code: the exact code ("pt-br"), then
-// its language ("pt"), then English.
+// its language ("pt"), then English. A nil Catalog is Builtin.
 func (c *Catalog) For(code string) Messages {
+	if c == nil {
+		c = Builtin()
+	}
 	lc := model.FoldLocale(code)
 	if m, ok := c.langs[lc]; ok {
 		return m

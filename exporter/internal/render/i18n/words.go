@@ -109,12 +109,16 @@ func (e *OverrideError) Unwrap() error { return e.Err }
 // that replace those of that locale. A key English does not have is an
 // error (*OverrideError naming the file and key, ErrUnknownKey), as is a
 // text that does not take the English one's arguments (ErrArguments);
-// keys a file leaves out keep their built-in words. A file for a locale
+// keys a file leaves out keep their built-in words. Any key
+// AttributePrefix+KEY is a word: the label of the attribute member KEY. A file for a locale
 // builds on what that locale shows without it: "i18n/es-MX.json" on the
 // theme's "i18n/es.json", which builds on curex's Spanish; a language
 // curex lacks builds on English. Without such files, WithOverrides
-// returns c itself.
+// returns c itself. A nil c is Builtin.
 func (c *Catalog) WithOverrides(files map[string][]byte) (*Catalog, error) {
+	if c == nil {
+		c = Builtin()
+	}
 	type override struct{ file, code string }
 	var todo []override
 	for name := range files {
@@ -145,6 +149,10 @@ func (c *Catalog) WithOverrides(files map[string][]byte) (*Catalog, error) {
 		}
 		m := maps.Clone(out.For(o.code))
 		for _, key := range slices.Sorted(maps.Keys(words)) {
+			if attributeWord(key) {
+				m[key] = words[key] // a label, never formatted
+				continue
+			}
 			want, ok := en[key]
 			if !ok {
 				return nil, &OverrideError{File: o.file, Key: key, Err: ErrUnknownKey}
@@ -155,6 +163,102 @@ func (c *Catalog) WithOverrides(files map[string][]byte) (*Catalog, error) {
 			m[key] = words[key]
 		}
 		out.langs[o.code] = m
+	}
+	return out, nil
+}
+
+// attributeWord reports whether key is the label of an attribute member
+// (AttributePrefix and a key).
+func attributeWord(key string) bool {
+	return strings.HasPrefix(key, AttributePrefix) && len(key) > len(AttributePrefix)
+}
+
+// AttributeLabels are the publisher's labels of attribute members: by
+// member key, then by locale code ("es", "pt-BR"), the label.
+type AttributeLabels map[string]map[string]string
+
+// LabelError is a label of AttributeLabels that cannot be used: the
+// member Key, the Locale, and why.
+type LabelError struct {
+	Key, Locale string
+	Err         error
+}
+
+// Error names the member and the locale.
+func (e *LabelError) Error() string {
+	if e.Locale == "" {
+		return fmt.Sprintf("%q: %v", e.Key, e.Err)
+	}
+	return fmt.Sprintf("%q: %s: %v", e.Key, e.Locale, e.Err)
+}
+
+// Unwrap returns the reason.
+func (e *LabelError) Unwrap() error { return e.Err }
+
+// Check reports the first label that cannot be used, in key and locale
+// order: an empty or space-edged member key, a locale that is not a
+// locale code, an empty label or one with a line break (*LabelError).
+func (l AttributeLabels) Check() error {
+	for _, key := range slices.Sorted(maps.Keys(l)) {
+		if key == "" || strings.TrimSpace(key) != key {
+			return &LabelError{Key: key, Err: errors.New("want an attribute key, such as teacher_notes")}
+		}
+		for _, code := range slices.Sorted(maps.Keys(l[key])) {
+			label := l[key][code]
+			switch {
+			case !localeName.MatchString(code):
+				return &LabelError{Key: key, Locale: code, Err: errors.New("want a locale code such as es or pt-BR")}
+			case strings.TrimSpace(label) == "":
+				return &LabelError{Key: key, Locale: code, Err: errors.New("want a label, not an empty one")}
+			case strings.ContainsAny(label, "\r\n"):
+				return &LabelError{Key: key, Locale: code, Err: errors.New("want a label on one line")}
+			}
+		}
+	}
+	return nil
+}
+
+// WithAttributeLabels returns c with the publisher's labels over it, as
+// the words AttributePrefix+KEY (see AttributeLabel): a label given for a
+// language ("es") labels its regional locales too ("es-MX"), unless one is
+// given for the regional locale itself; a locale curex has no words for
+// gets English's words with its labels. The labels are checked first
+// (AttributeLabels.Check). Without labels it returns c itself.
+func (c *Catalog) WithAttributeLabels(labels AttributeLabels) (*Catalog, error) {
+	if c == nil {
+		c = Builtin()
+	}
+	if err := labels.Check(); err != nil {
+		return nil, err
+	}
+	if len(labels) == 0 {
+		return c, nil
+	}
+	byLocale := map[string]map[string]string{}
+	for key, ls := range labels {
+		for code, label := range ls {
+			lc := model.FoldLocale(code)
+			if byLocale[lc] == nil {
+				byLocale[lc] = map[string]string{}
+			}
+			byLocale[lc][AttributePrefix+key] = label
+		}
+	}
+	out := &Catalog{langs: maps.Clone(c.langs)}
+	// A language before its regional codes ("es" before "es-mx"), whose
+	// own labels then win.
+	for _, code := range slices.Sorted(maps.Keys(byLocale)) {
+		if _, ok := out.langs[code]; !ok {
+			out.langs[code] = out.For(code)
+		}
+		for lc, m := range out.langs {
+			if lc != code && !strings.HasPrefix(lc, code+"-") {
+				continue
+			}
+			m = maps.Clone(m)
+			maps.Copy(m, byLocale[code])
+			out.langs[lc] = m
+		}
 	}
 	return out, nil
 }

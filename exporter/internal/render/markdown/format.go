@@ -12,7 +12,7 @@ type Renderer struct{ opts Options }
 
 // NewFormat returns the markdown format's renderer (see render.Format).
 func NewFormat(_ context.Context, o render.Options) (render.Renderer, error) {
-	return Renderer{opts: Options{Generator: o.Generator, Hugo: o.MarkdownHugo}}, nil
+	return Renderer{opts: Options{Generator: o.Generator, Hugo: o.MarkdownHugo, Words: o.Words, Order: o.AttributeOrder}}, nil
 }
 
 // Name implements render.Renderer.

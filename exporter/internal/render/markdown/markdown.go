@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/attrs"
 	"strconv"
 	"strings"
 	"unicode"
@@ -33,6 +34,12 @@ const maxListDepth = 32
 // Options configure Write. The zero value writes the bundle for code hosts,
 // MkDocs and mdBook.
 type Options struct {
+	// Words are the run's words (render.Options.Words): the attribute
+	// labels of the publisher among them. Nil: the built-in words.
+	Words *i18n.Catalog
+	// Order is the publisher's order of attribute members
+	// (render.Options.AttributeOrder).
+	Order attrs.Order
 	// Hugo lays the bundle out as a Hugo content folder: section pages and
 	// the root page are named _index.md (links follow), pages leave out the
 	// "# Title" heading that Hugo themes print from the front matter, the
@@ -158,7 +165,7 @@ type bundle struct {
 }
 
 func newBundle(t *model.Tree, o Options) *bundle {
-	b := &bundle{t: t, o: o, m: i18n.For(t.Locale), indexName: "index.md", md: newContainment()}
+	b := &bundle{t: t, o: o, m: o.Words.For(t.Locale), indexName: "index.md", md: newContainment()}
 	if o.Hugo {
 		b.indexName = "_index.md"
 	}

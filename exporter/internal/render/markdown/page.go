@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode"
 
 	"github.com/curex/curex/exporter/internal/render/attrs"
 	"github.com/curex/curex/exporter/internal/render/content"
@@ -95,7 +96,7 @@ func finish(buf *bytes.Buffer) []byte {
 // block of it as received, the description string without a heading,
 // every other member under a "## Label" heading.
 func (b *bundle) attributes(buf *bytes.Buffer, members map[string]json.RawMessage, nodeTitle string) {
-	for _, s := range attrs.Parse(members, nodeTitle) {
+	for _, s := range b.o.Order.Parse(members, nodeTitle) {
 		switch {
 		case s.Value.Kind == attrs.Invalid:
 			b.heading(buf, s.Key)
@@ -140,6 +141,11 @@ func (b *bundle) label(key string) string {
 // as maxValueDepth; anything else as a fenced JSON block of the member as
 // received.
 func (b *bundle) value(buf *bytes.Buffer, key string, v attrs.Value, raw json.RawMessage) {
+	if s, ok := b.kind(v); ok {
+		buf.WriteString(s)
+		buf.WriteString("\n\n")
+		return
+	}
 	switch v.Kind {
 	case attrs.Text:
 		if s := b.md.block(v.Text); s != "" {
@@ -179,6 +185,9 @@ func (b *bundle) scalar(key string, v attrs.Value) string {
 	case attrs.Number:
 		if n, ok := attrs.Minutes(key, v); ok {
 			return inline(b.m.Duration(n))
+		}
+		if n, ok := attrs.Count(key, v); ok {
+			return number(b.m.Number(n))
 		}
 		return inline(v.Text)
 	case attrs.Bool:
@@ -304,6 +313,9 @@ func (b *bundle) text(v attrs.Value) string { return b.textOf("", v) }
 
 // textOf is text for the value of the member key.
 func (b *bundle) textOf(key string, v attrs.Value) string {
+	if s, ok := b.kind(v); ok {
+		return s
+	}
 	if v.Kind == attrs.Text {
 		return mathSource(normalize(v.Text))
 	}
@@ -361,4 +373,30 @@ func (b *bundle) table(buf *bytes.Buffer, v attrs.Value) {
 		}
 		buf.WriteByte('\n')
 	}
+}
+
+// kind returns the Markdown of a Text value that says what it is, as
+// every format shows it: a date (attrs.Date) in the export's language, a
+// URL (attrs.Link) as an autolink when content.LinkAllowed; false for any
+// other value.
+func (b *bundle) kind(v attrs.Value) (string, bool) {
+	if d, ok := attrs.Date(v); ok {
+		return inline(b.m.Date(d)), true
+	}
+	if u, ok := attrs.Link(v); ok && content.LinkAllowed(u) {
+		return "<" + u + ">", true
+	}
+	return "", false
+}
+
+// number returns a count as i18n.Messages.Number writes it: as it is when
+// it holds digits, separators and a sign only ("12.500" starts no list:
+// a list item's number is followed by a space), else escaped.
+func number(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !unicode.IsDigit(r) && r != '.' && r != ',' && r != '-' && r != '\'' && r != '\u202f' && r != '\u00a0' && r != '\u066b' && r != '\u066c'
+	}) && s[len(s)-1] != '.' {
+		return s
+	}
+	return inline(s)
 }
