@@ -237,7 +237,7 @@ func BenchmarkSearchBuildShare(b *testing.B) {
 		}
 		t1 := time.Now()
 		for _, fl := range flat {
-			fl.fields = nodeFields(fl.n, m)
+			fl.fields = nodeFields(fl.n, m, nil)
 		}
 		if _, err := buildSearch(tree.Dir(), layout.ExportIndex(tree.Export), flat, pages, none, searchChunkBytes, searchShardBytes, st); err != nil {
 			b.Fatal(err)

@@ -29,7 +29,7 @@ func TestSearchShardsBounded(t *testing.T) {
 	pages := map[*model.Node]string{}
 	m := i18n.For(tree.Export.Locale)
 	tree.Walk(func(n *model.Node) bool {
-		flat = append(flat, &flatNode{n: n, fields: nodeFields(n, m)})
+		flat = append(flat, &flatNode{n: n, fields: nodeFields(n, m, nil)})
 		pages[n] = layout.NodePage(tree.Export, n.Segment)
 		return true
 	})
