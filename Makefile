@@ -63,7 +63,7 @@ APT_PACKAGES += libxml2-utils
 APT_PACKAGES += unzip
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test test-steps test-race test-books test-children test-gcs test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-stemmers golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test test-steps test-race test-books test-children test-gcs test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -224,6 +224,10 @@ fuzz-corpus:
 ## vendor-temml: fetch Temml (TeX to MathML) from npm into exporter/internal/render/mathml/temml/, checking its SHA-256 (the build never needs npm)
 vendor-temml:
 	.ci/vendor-temml.sh
+
+## vendor-mathfont: convert Latin Modern Math (Debian fonts-lmodern) to WOFF2 (Debian woff2) into exporter/internal/render/mathstyle/font/, checking its SHA-256 (the build never needs either)
+vendor-mathfont:
+	.ci/vendor-mathfont.sh
 
 ## vendor-stemmers: fetch the Snowball stemmers (@orama/stemmers) from npm into exporter/internal/render/terms/stemmers/, checking its SHA-256 (the build never needs npm)
 vendor-stemmers:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the licence texts of every module the curex binary links, and of
-# the vendored Temml, to the file named by $1 (a release archive carries it
+# the vendored Temml, its mhchem extension and the math font, to the file named by $1 (a release archive carries it
 # beside NOTICE). TAGS: the build tags of the binary (as for go build).
 # Reads the module cache only: run after `go mod download`.
 set -euo pipefail
@@ -26,4 +26,10 @@ mkdir -p "$(dirname "$out")"
   cat "$("$GO" env GOROOT)/LICENSE"
   printf '\n==== Temml (exporter/internal/render/mathml/temml): LICENSE ====\n\n'
   cat exporter/internal/render/mathml/temml/LICENSE
+  printf '\n==== Temml mhchem (exporter/internal/render/mathml/temml): mhchem.NOTICE ====\n\n'
+  cat exporter/internal/render/mathml/temml/mhchem.NOTICE
+  for f in README-Latin-Modern-Math.txt GUST-FONT-LICENSE.txt; do
+    printf '\n==== Latin Modern Math (exporter/internal/render/mathstyle/font): %s ====\n\n' "$f"
+    cat "exporter/internal/render/mathstyle/font/$f"
+  done
 } > "$out"

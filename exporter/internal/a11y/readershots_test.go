@@ -62,7 +62,9 @@ func readerShots(t *testing.T, b *chromium.Browser, site, dir string) {
 		search = "algebra-1/texas/es/index.html"
 	}
 	shots := []readerShot{
-		{name: "node-equations", want: []string{"<math"}, prefer: []string{`<html lang="en"`}, act: scrollTo("math")},
+		// A lesson's display equations: aligned, its columns right then
+		// left aligned, in the math font (issue 25).
+		{name: "node-equations", page: "algebra-1/base/en/alg-u2-l1/index.html", want: []string{"<math"}, act: scrollTo(".math-display")},
 		{name: "node-image", want: []string{"assets/content/"}, prefer: []string{`<html lang="en"`}, act: scrollTo(`img[src*="assets/content/"]`)},
 		{name: "search-results", page: search, act: searchFor("equations", "ecuaciones")},
 		{name: "node-contents", want: []string{`class="on-this-page"`, "<pre"}, prefer: []string{`<html lang="en"`},

@@ -19,6 +19,7 @@ import (
 	"github.com/curex/curex/exporter/internal/render/i18n"
 	"github.com/curex/curex/exporter/internal/render/markup"
 	"github.com/curex/curex/exporter/internal/render/mathml"
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 	"github.com/curex/curex/exporter/internal/render/xhtml"
 	"github.com/curex/curex/exporter/internal/render/zipfile"
 )
@@ -38,6 +39,11 @@ const (
 	ManifestFile = "imsmanifest.xml"
 	// StyleFile is the stylesheet every page shares.
 	StyleFile = "style.css"
+	// MathStyleFile is the rules of math (package mathstyle), linked by
+	// the pages that hold math, and MathFontFile the font it loads; both
+	// are in a cartridge only when a page holds math.
+	MathStyleFile = "math.css"
+	MathFontFile  = mathstyle.FontName
 	// PagesDir, ImagesDir and LinksDir hold pages, images and web links.
 	PagesDir  = "pages/"
 	ImagesDir = "images/"
@@ -49,6 +55,7 @@ const (
 	orgID   = "ORG"
 	rootID  = "I_ROOT"
 	styleID = "R_STYLE"
+	mathID  = "R_MATH"
 )
 
 // Options configure a Renderer.
@@ -103,6 +110,7 @@ type build struct {
 	man   bytes.Buffer
 	res   bytes.Buffer // the <resources> children
 	pages []entry      // pages and links in reading order
+	math  bool         // a page holds math
 }
 
 // entry is one file of the archive besides the manifest and the images.
@@ -132,6 +140,14 @@ func (r *Renderer) Build(t *rendering.Tree) ([]byte, error) {
 	}
 	if err := z.Add(StyleFile, styleCSS()); err != nil {
 		return nil, err
+	}
+	if b.math {
+		if err := z.Add(MathStyleFile, mathstyle.CSS(MathFontFile)); err != nil {
+			return nil, err
+		}
+		if err := z.Add(MathFontFile, mathstyle.Font()); err != nil {
+			return nil, err
+		}
 	}
 	for _, p := range b.pages {
 		if err := z.Add(p.name, p.data); err != nil {
@@ -165,11 +181,15 @@ func ManifestID(e model.Export) string {
 func (b *build) node(items *bytes.Buffer, n *model.Node, indent int) error {
 	title := nodeTitle(n, b.msgs)
 	page := PagesDir + n.Segment + ".html"
-	imgs, err := b.page(n, title, page)
+	imgs, math, err := b.page(n, title, page)
 	if err != nil {
 		return err
 	}
-	b.resource(ident("R_", n.Segment), TypeWebContent, page, append([]string{page}, imgs...), true)
+	deps := []string{styleID}
+	if math {
+		deps = append(deps, mathID)
+	}
+	b.resource(ident("R_", n.Segment), TypeWebContent, page, append([]string{page}, imgs...), deps...)
 	pageItem := func(ind int) {
 		b.item(items, ind, ident("I_", n.Segment), ident("R_", n.Segment), title)
 	}
@@ -178,7 +198,7 @@ func (b *build) node(items *bytes.Buffer, n *model.Node, indent int) error {
 		if b.r.opts.SiteURL != "" {
 			link := LinksDir + n.Segment + ".xml"
 			b.pages = append(b.pages, entry{link, b.webLink(title, siteURL(b.r.opts.SiteURL, layout.NodePage(b.t.Export, n.Segment)))})
-			b.resource(ident("RW_", n.Segment), b.r.p.webLinkType, "", []string{link}, false)
+			b.resource(ident("RW_", n.Segment), b.r.p.webLinkType, "", []string{link})
 			b.item(items, indent, ident("IW_", n.Segment), ident("RW_", n.Segment), b.msgs.T("cartridge_on_site", title))
 		}
 		return nil
@@ -201,9 +221,10 @@ func (b *build) item(items *bytes.Buffer, indent int, id, ref, title string) {
 	fmt.Fprintf(items, "%s<item identifier=\"%s\" identifierref=\"%s\">\n%s  <title>%s</title>\n%s</item>\n", pad, id, ref, pad, esc(title), pad)
 }
 
-// resource writes a resource with its files (href first, when set) and,
-// for a page, its dependency on the stylesheet.
-func (b *build) resource(id, typ, href string, files []string, style bool) {
+// resource writes a resource with its files (href first, when set) and
+// its dependencies (a page's on the stylesheet, and on math's when it
+// holds math).
+func (b *build) resource(id, typ, href string, files []string, deps ...string) {
 	fmt.Fprintf(&b.res, "    <resource identifier=\"%s\" type=\"%s\"", id, typ)
 	if href != "" {
 		fmt.Fprintf(&b.res, " href=\"%s\"", esc(href))
@@ -212,8 +233,8 @@ func (b *build) resource(id, typ, href string, files []string, style bool) {
 	for _, f := range files {
 		fmt.Fprintf(&b.res, "      <file href=\"%s\"/>\n", esc(f))
 	}
-	if style {
-		fmt.Fprintf(&b.res, "      <dependency identifierref=\"%s\"/>\n", styleID)
+	for _, d := range deps {
+		fmt.Fprintf(&b.res, "      <dependency identifierref=\"%s\"/>\n", d)
 	}
 	b.res.WriteString("    </resource>\n")
 }
@@ -243,6 +264,9 @@ func (b *build) manifest(date time.Time, items []byte) {
 	m.Write(items)
 	m.WriteString("      </item>\n    </organization>\n  </organizations>\n  <resources>\n")
 	fmt.Fprintf(m, "    <resource identifier=\"%s\" type=\"%s\" href=\"%s\">\n      <file href=\"%s\"/>\n    </resource>\n", styleID, TypeWebContent, StyleFile, StyleFile)
+	if b.math {
+		fmt.Fprintf(m, "    <resource identifier=\"%s\" type=\"%s\" href=\"%s\">\n      <file href=\"%s\"/>\n      <file href=\"%s\"/>\n    </resource>\n", mathID, TypeWebContent, MathStyleFile, MathStyleFile, MathFontFile)
+	}
 	m.Write(b.res.Bytes())
 	m.WriteString("  </resources>\n</manifest>\n")
 }
@@ -301,19 +325,21 @@ func siteURL(site, p string) string {
 }
 
 // page renders n's page at the archive path name and returns the archive
-// paths of the images it shows.
-func (b *build) page(n *model.Node, title, name string) ([]string, error) {
+// paths of the images it shows, and whether it holds math.
+func (b *build) page(n *model.Node, title, name string) ([]string, bool, error) {
 	var imgs []string
 	cr := b.pageContent(name, &imgs)
 	contentMsgs, fallback, notice := b.fallback(n)
 	html, err := cr.NodeLevel(n.Attributes, n.Title, contentMsgs, "c-", 2)
 	if err != nil {
-		return nil, fmt.Errorf("node %q: %w", n.ID, err)
+		return nil, false, fmt.Errorf("node %q: %w", n.ID, err)
 	}
 	body, err := xhtml.Convert(string(html))
 	if err != nil {
-		return nil, fmt.Errorf("node %q: %w", n.ID, err)
+		return nil, false, fmt.Errorf("node %q: %w", n.ID, err)
 	}
+	math := mathstyle.Holds([]byte(html))
+	b.math = b.math || math
 	var w bytes.Buffer
 	lang := esc(markup.Lang(b.lang))
 	dir := ""
@@ -323,7 +349,11 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 	w.WriteString("<!DOCTYPE html>\n")
 	fmt.Fprintf(&w, "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"%s\" xml:lang=\"%s\"%s>\n<head>\n<meta charset=\"utf-8\"/>\n", lang, lang, dir)
 	w.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
-	fmt.Fprintf(&w, "<title>%s</title>\n<link rel=\"stylesheet\" href=\"../%s\"/>\n</head>\n<body>\n<main>\n", esc(title), StyleFile)
+	fmt.Fprintf(&w, "<title>%s</title>\n<link rel=\"stylesheet\" href=\"../%s\"/>\n", esc(title), StyleFile)
+	if math {
+		fmt.Fprintf(&w, "<link rel=\"stylesheet\" href=\"../%s\"/>\n", MathStyleFile)
+	}
+	w.WriteString("</head>\n<body>\n<main>\n")
 	if notice != "" {
 		fmt.Fprintf(&w, "<p class=\"fallback\">%s</p>\n", esc(notice))
 		fdir := "ltr"
@@ -352,7 +382,7 @@ func (b *build) page(n *model.Node, title, name string) ([]string, error) {
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out, math, nil
 }
 
 // pageContent is the content renderer for the page at the archive path
@@ -417,7 +447,8 @@ func esc(s string) string {
 }
 
 // styleCSS is the stylesheet of the pages: a readable page and the
-// content's own rules (code highlighting, tables, math).
+// content's own rules (code highlighting, tables); math's are in
+// MathStyleFile.
 func styleCSS() []byte {
 	base := `body{font-family:system-ui,sans-serif;line-height:1.5;max-width:48rem;margin:0 auto;padding:1rem}
 .label{color:#555;margin:0;text-transform:uppercase;font-size:.85em}

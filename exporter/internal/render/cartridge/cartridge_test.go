@@ -73,9 +73,19 @@ func check(t *testing.T, tr *model.Tree, a *archive, links bool) {
 				t.Errorf("resource %s: file %q not in the archive", r.Identifier, f.Href)
 			}
 		}
+		math := false
 		for _, d := range r.Deps {
-			if d.Ref != styleID {
+			math = math || d.Ref == mathID
+			if d.Ref != styleID && d.Ref != mathID {
 				t.Errorf("resource %s depends on %q", r.Identifier, d.Ref)
+			}
+		}
+		// A page that holds math links math.css and depends on it; no
+		// other does.
+		if page := string(a.files[r.Href]); r.Type == TypeWebContent && strings.HasPrefix(r.Href, PagesDir) {
+			holds, links := strings.Contains(page, "<math"), strings.Contains(page, `href="../`+MathStyleFile+`"`)
+			if holds != math || holds != links {
+				t.Errorf("resource %s: holds math %v, links %s %v, depends on %s %v", r.Identifier, holds, MathStyleFile, links, mathID, math)
 			}
 		}
 	}

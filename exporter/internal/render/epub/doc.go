@@ -8,8 +8,10 @@
 // nested as the tree, and landmarks), a title page, one XHTML content
 // document per top-level node (a unit, with its lessons inside, headings
 // by depth), the images the content shows (images/, PNG, JPEG or GIF) and
-// one style sheet (css/book.css; fonts are left to the reading system, so
-// CJK text uses the reader's own).
+// one style sheet (css/book.css; text fonts are left to the reading
+// system, so CJK text uses the reader's own). A book that holds math also
+// carries the math font (fonts/latinmodern-math.woff2, declared in the
+// manifest) and the rules of math in its style sheet (package mathstyle).
 //
 // The package document carries the curriculum's metadata: a stable
 // dc:identifier (a UUID derived from the curriculum, variant and locale

@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/internal/render/i18n"
 	"github.com/curex/curex/exporter/internal/render/markup"
 	"github.com/curex/curex/exporter/internal/render/mathml"
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 	"github.com/curex/curex/exporter/internal/render/zipfile"
 )
 
@@ -22,8 +23,16 @@ import (
 var styleSheet []byte
 
 // bookCSS is the book's one stylesheet: its own light touches, then the
-// rules every format needs for content's markup (content.ReadingCSS).
-func bookCSS() []byte { return append(bytes.Clone(styleSheet), content.ReadingCSS()...) }
+// rules every format needs for content's markup (content.ReadingCSS),
+// then, in a book that holds math, the rules of math with the math font
+// the book carries (package mathstyle).
+func bookCSS(math bool) []byte {
+	css := append(bytes.Clone(styleSheet), content.ReadingCSS()...)
+	if math {
+		css = append(css, mathstyle.CSS(path.Join("..", fontName))...)
+	}
+	return css
+}
 
 // Names inside the book.
 const (
@@ -39,6 +48,8 @@ const (
 	textDir   = "text/"
 	imagesDir = "images/"
 	styleName = "css/book.css"
+	// fontName is the math font, in a book that holds math.
+	fontName  = "fonts/" + mathstyle.FontName
 	navName   = textDir + "nav.xhtml"
 	titleName = textDir + "title.xhtml"
 )

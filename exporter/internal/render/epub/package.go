@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 	"github.com/curex/curex/exporter/internal/render/zipfile"
 )
 
@@ -82,6 +83,9 @@ func (b *book) packageDocument() []byte {
 	item("nav", navName, "application/xhtml+xml", "nav")
 	item("title", titleName, "application/xhtml+xml", "")
 	item("css", styleName, "text/css", "")
+	if b.math {
+		item("mathfont", fontName, mathstyle.FontType, "")
+	}
 	for _, p := range b.units {
 		props := ""
 		if p.math {
@@ -187,7 +191,13 @@ func (b *book) zip() ([]byte, error) {
 		{PackagePath, b.packageDocument()},
 		{root + navName, b.nav()},
 		{root + titleName, b.titlePage()},
-		{root + styleName, bookCSS()},
+		{root + styleName, bookCSS(b.math)},
+	}
+	if b.math {
+		files = append(files, struct {
+			name string
+			data []byte
+		}{root + fontName, mathstyle.Font()})
 	}
 	for _, p := range b.units {
 		files = append(files, struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/curex/curex/exporter/internal/localfile"
 	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/mathml"
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 	"github.com/curex/curex/templates"
 	"github.com/curex/curex/themes"
 )
@@ -57,9 +58,12 @@ type Options struct {
 // Renderer renders handbooks. Create one with New; it is safe for
 // concurrent use.
 type Renderer struct {
-	opts    Options
-	tmpl    *template.Template
-	css     template.CSS
+	opts Options
+	tmpl *template.Template
+	css  template.CSS
+	// mathCSS is package mathstyle's rules with the math font inline,
+	// added after css to a handbook that holds math (and so to its PDF).
+	mathCSS template.CSS
 	content *content.Converter
 }
 
@@ -110,7 +114,8 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	sheet.Write(bytes.TrimSpace(css))
 	sheet.WriteString("\n\n")
 	sheet.Write(lightChromaCSS())
-	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order))}, nil
+	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), mathCSS: safeCSS(string(mathstyle.CSS(mathstyle.DataURL()))),
+		content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order))}, nil
 }
 
 // readOptional reads a file of the theme folder d that may be missing

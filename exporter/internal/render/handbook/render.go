@@ -14,6 +14,7 @@ import (
 	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/i18n"
 	"github.com/curex/curex/exporter/internal/render/markup"
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 )
 
 // Limits of the document's structure.
@@ -98,7 +99,8 @@ type Page struct {
 	// Translated and Published (percentages) are meaningful.
 	ShowProgress          bool
 	Translated, Published int
-	// CSS is the style sheet, including the highlighting of code.
+	// CSS is the style sheet, including the highlighting of code, and
+	// the rules and font of math when the handbook holds math.
 	CSS template.CSS
 	// Sections are the nodes in reading order.
 	Sections []*Section
@@ -210,6 +212,12 @@ func (r *Renderer) Render(t *model.Tree, info Info) ([]byte, error) {
 	}
 	if err := r.addSections(p, cr, t, info, m); err != nil {
 		return nil, err
+	}
+	for _, s := range p.Sections {
+		if mathstyle.Holds([]byte(s.Content)) {
+			p.CSS += "\n\n" + r.mathCSS
+			break
+		}
 	}
 	var buf bytes.Buffer
 	if err := r.tmpl.ExecuteTemplate(&buf, rootTemplate, p); err != nil {

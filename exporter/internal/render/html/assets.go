@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 	"github.com/curex/curex/themes"
 )
 
@@ -23,8 +24,9 @@ type asset struct {
 
 // knownAssets are the theme's assets by logical name, written with a
 // content hash in their names; every theme has them (the default theme's
-// when its folder does not).
-var knownAssets = []string{"site.css", "site.js", "theme.js", "search.js", "icons.css", "chroma.css"}
+// when its folder does not). The math font and math.css come from package
+// mathstyle unless the theme brings its own.
+var knownAssets = []string{"site.css", "site.js", "theme.js", "search.js", "icons.css", "chroma.css", mathstyle.FontName, "math.css"}
 
 // assetSet holds the theme's files: the known assets by logical name
 // ("site.css") and the extra files a theme folder brings.
@@ -91,6 +93,15 @@ func loadAssets(theme map[string][]byte, chroma []byte) (*assetSet, error) {
 	}
 	if _, ok := files["chroma.css"]; !ok {
 		files["chroma.css"] = chroma
+	}
+	// The math font, and the rules of math (package mathstyle) that load
+	// it by its hashed name: only pages that hold math link math.css
+	// (Page.Math), so only they fetch the font.
+	if _, ok := files[mathstyle.FontName]; !ok {
+		files[mathstyle.FontName] = mathstyle.Font()
+	}
+	if _, ok := files["math.css"]; !ok {
+		files["math.css"] = mathstyle.CSS(hashed(mathstyle.FontName, files[mathstyle.FontName]))
 	}
 	for _, k := range knownAssets {
 		data, ok := files[k]

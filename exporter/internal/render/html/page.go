@@ -58,6 +58,9 @@ type Page struct {
 	Landing *Landing
 	// Chroma is set when the page may hold highlighted code.
 	Chroma bool
+	// Math is set when the page holds math: it links math.css, the rules
+	// and font of math (package mathstyle).
+	Math bool
 	// Brand is the publisher's identity on this page: logo, favicon,
 	// accent style sheet, footer, scripts (never nil in a template).
 	Brand *Brand
@@ -85,7 +88,7 @@ func (p *Page) Href(to string) string {
 }
 
 // Asset returns the link to a theme asset by its logical name ("site.css",
-// "site.js", "theme.js", "icons.css", "chroma.css"), or to a theme file by its path
+// "site.js", "theme.js", "icons.css", "chroma.css", "math.css"), or to a theme file by its path
 // under assets/: both under their names with a content hash.
 func (p *Page) Asset(name string) string {
 	if a, ok := p.assets.byName[name]; ok {

@@ -335,7 +335,7 @@ func TestDeterministic(t *testing.T) {
 func TestAssetsAreHashed(t *testing.T) {
 	t.Parallel()
 	_, w := rendered(t)
-	re := regexp.MustCompile(`^assets/(site|theme|search|icons|chroma|stem/[a-z]+)\.[0-9a-f]{8}\.(css|js)$`)
+	re := regexp.MustCompile(`^assets/(site|theme|search|icons|chroma|math|stem/[a-z]+)\.[0-9a-f]{8}\.(css|js)$|^assets/latinmodern-math\.[0-9a-f]{8}\.woff2$`)
 	n, stemmers := 0, 0
 	for _, name := range w.names() {
 		if strings.HasPrefix(name, "assets/") {

@@ -18,6 +18,7 @@ import (
 	"github.com/curex/curex/exporter/internal/render"
 	"github.com/curex/curex/exporter/internal/render/feed"
 	"github.com/curex/curex/exporter/internal/render/i18n"
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 )
 
 // flatNode is a node in reading order with its parent.
@@ -639,6 +640,7 @@ func (x *treeCtx) renderNode(w render.Writer, f *flatNode) error {
 	}
 	nv.Content = html
 	p.Chroma = strings.Contains(string(html), `class="chroma`)
+	p.Math = mathstyle.Holds([]byte(html))
 	for _, ch := range n.Children {
 		nv.Children = append(nv.Children, x.link(p, ch))
 	}

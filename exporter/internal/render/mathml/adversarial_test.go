@@ -70,6 +70,15 @@ var adversarial = []struct {
 	{"left nest 4KB", nest(`\left(`, `\right)`, 290, "x"), converts},
 	{"frac nest 120B plain", nest(`\frac{`, `}{x}`, 12, "x"), converts},
 	{"sup nest 4KB", nest(`x^{`, `}`, 1000, "x"), refused},
+
+	// Chemistry (mhchem): its parser and writer work outside Temml's
+	// macro expander, on strings (see mhchemPatches). A nest of units
+	// took minutes before its work was counted, the others seconds.
+	{"pu nest 4KB", `\pu{` + rep("kJ/", 1360) + `}`, overBudget},
+	{"ce bonds 4KB", `\ce{` + rep("a-", 2040) + `}`, overBudget},
+	{"ce sum 4KB", `\ce{` + rep("H2O + ", 680) + `}`, overBudget},
+	{"ce nest", nest(`\ce{`, `}`, 400, "x"), overBudget},
+	{"pu numbers 4KB", `\pu{` + rep("1 ", 2040) + `}`, overBudget},
 }
 
 // TestAdversarial converts each adversarial expression: it converts, or

@@ -96,6 +96,33 @@ var budgetPatches = []patch{
 	},
 }
 
+// mhchemPatches count the work of Temml's mhchem extension (\ce, \pu)
+// in the same token steps: its parser reads the argument's text as a
+// string, outside Temml's macro expander, and calls itself on the parts of
+// what it has read, and its writer (texify) on the parts of what it has
+// parsed, so that a nest such as \pu{kJ/kJ/…} costs the square of its
+// length (1,300 units took minutes before it was counted). Each parse
+// counts the characters it is given, each write the items it is given, and each turn of the parser's loop one step and
+// one for each 8 characters it has left to read: an expression over budget
+// stops there, like any other. Applied to mhchem.min.js when a Converter compiles it, as
+// budgetPatches are to Temml.
+var mhchemPatches = []patch{
+	{ // mhchemParser.go: a string to parse, whole or in part.
+		old: `go:function(t,e){if(!t)return[];`,
+		new: `go:function(t,e){if(!t)return[];(` + jsSteps + `+=t.length)>` + jsMaxSteps + `&&` + jsOver + `(0);`,
+	},
+	{ // mhchemParser.go's loop: one turn of the state machine, which
+		// tries its patterns on what is left of the string (t): one step,
+		// and one for each 8 characters left.
+		old: `for(var o=10,i=[];;){`,
+		new: `for(var o=10,i=[];;){(` + jsSteps + `+=1+(t.length>>3))>` + jsMaxSteps + `&&` + jsOver + `(0);`,
+	},
+	{ // texify.go: parsed items to write as TeX.
+		old: `go:function(t,e){if(!t)return"";`,
+		new: `go:function(t,e){if(!t)return"";(` + jsSteps + `+=t.length)>` + jsMaxSteps + `&&` + jsOver + `(0);`,
+	},
+}
+
 // patchTemml returns src with patches applied, or an error naming the
 // first patch whose string does not occur exactly once.
 func patchTemml(src string, patches []patch) (string, error) {

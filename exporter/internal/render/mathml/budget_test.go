@@ -19,6 +19,11 @@ func TestBudgetPatches(t *testing.T) {
 			t.Errorf("patch %d: %q occurs %d times in temml.min.js %s, want once", i, p.old, n, TemmlVersion)
 		}
 	}
+	for i, p := range mhchemPatches {
+		if n := strings.Count(mhchemJS, p.old); n != 1 {
+			t.Errorf("mhchem patch %d: %q occurs %d times in mhchem.min.js %s, want once", i, p.old, n, TemmlVersion)
+		}
+	}
 	tests := []struct {
 		name, src, want string
 	}{
@@ -43,12 +48,15 @@ func TestBudgetPatches(t *testing.T) {
 	}
 }
 
-// TestBudgetKeepsOutput checks that the patched Temml writes what the
-// vendored one writes, byte for byte, for expressions under budget.
+// TestBudgetKeepsOutput checks that the patched Temml and mhchem write
+// what the vendored ones write, byte for byte, for expressions under
+// budget: what curex converts is Temml's own output.
 func TestBudgetKeepsOutput(t *testing.T) {
 	plain := goja.New()
-	if _, err := plain.RunString(temmlJS); err != nil {
-		t.Fatal(err)
+	for _, src := range []string{temmlJS, mhchemJS} {
+		if _, err := plain.RunString(src); err != nil {
+			t.Fatal(err)
+		}
 	}
 	v, err := plain.RunString(fmt.Sprintf(renderJS, maxExpand))
 	if err != nil {
@@ -66,6 +74,10 @@ func TestBudgetKeepsOutput(t *testing.T) {
 		`\def\f#1{\frac{#1}{#1}}` + nest(`\f{`, `}`, 5, "x"),
 		`\begin{aligned}` + rep(`f(x)&=\int_0^\infty e^{-x^2}\,dx+\sum_{n=1}^{N}\frac{1}{n^2}\\`, 40) + `\end{aligned}`,
 		nest(`\frac{1}{1+`, `}`, 40, "x"), rep(quadratic+"+", 100),
+		`\ce{H2O}`, `\ce{2H2 + O2 -> 2H2O}`, `\pu{123 kJ/mol}`, `\pu{1.2e-3 mol L^-1 s^-1}`,
+		`\ce{[Cu(NH3)4]^2+ + 4H2O <=> [Cu(H2O)4]^2+ + 4NH3}`, `\ce{CH3-CH2-OH ->[H2SO4][\Delta] CH2=CH2 + H2O}`,
+		`\ce{^{227}_{90}Th+}`, `\ce{KCr(SO4)2*12H2O}`, `\ce{Hg^2+ ->[I-] HgI2 ->[I-] [Hg^{II}I4]^2-}`,
+		`\ce{` + rep("H2O + ", 60) + `H2O}`, `\pu{` + rep("kJ/", 30) + `mol}`,
 	} {
 		// renderJS resets the counters, which the plain Temml never reads.
 		want, err := fn(goja.Undefined(), plain.ToValue(tex), plain.ToValue(true))

@@ -3,7 +3,9 @@
 // the pages.
 //
 // The conversion is Temml's (temml.org, MIT; the minified build vendored
-// under temml/, re-vendored by `make vendor-temml`), run in goja, a
+// under temml/, re-vendored by `make vendor-temml`), with Temml's mhchem
+// extension for chemistry (\ce, \pu; temml/mhchem.min.js, MIT and
+// Apache-2.0, see temml/mhchem.NOTICE) loaded after it, run in goja, a
 // JavaScript interpreter written in Go, so the build needs neither Node.js
 // nor cgo. A Converter keeps a pool of interpreters, each with Temml loaded
 // once, and a bounded cache of results by expression, since the same
@@ -15,7 +17,8 @@
 // expansions, so a loop of \def is a parse error, and a work budget (see
 // budget.go): the tokens its macro expander hands out, the MathML
 // elements it builds and the bytes it writes are counted, by patches
-// applied to Temml's source when it is compiled, and an expression over
+// applied to Temml's source when it is compiled (and mhchem's parsing of
+// its strings, in the same steps), and an expression over
 // any bound stops there with a *BudgetError. The counts depend on the
 // expression alone, so what converts is the same on every machine, and
 // no expression under MaxInput costs more than about a second of CPU and

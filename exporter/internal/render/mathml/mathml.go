@@ -16,6 +16,12 @@ import (
 //go:embed temml/temml.min.js
 var temmlJS string
 
+// mhchemJS is Temml's mhchem extension (\ce and \pu, chemistry), loaded
+// after Temml into the same interpreter; see temml/mhchem.NOTICE.
+//
+//go:embed temml/mhchem.min.js
+var mhchemJS string
+
 // TemmlVersion is the version of the vendored Temml.
 const TemmlVersion = "0.13.5"
 
@@ -68,7 +74,7 @@ type Options struct {
 // costs nothing.
 type Converter struct {
 	opts    Options
-	compile func() (*goja.Program, error)
+	compile func() ([]*goja.Program, error)
 
 	// idle holds the interpreters not in use; made counts those made.
 	mu   sync.Mutex
@@ -200,13 +206,26 @@ type engine struct {
 	fn goja.Callable
 }
 
-// compileTemml compiles the vendored Temml with the budget's patches.
-func compileTemml() (*goja.Program, error) {
+// compileTemml compiles the vendored Temml and its mhchem extension,
+// each with the budget's patches, in the order they are loaded.
+func compileTemml() ([]*goja.Program, error) {
 	src, err := patchTemml(temmlJS, budgetPatches)
 	if err != nil {
 		return nil, err
 	}
-	return goja.Compile("temml.min.js", src, true)
+	temml, err := goja.Compile("temml.min.js", src, true)
+	if err != nil {
+		return nil, err
+	}
+	msrc, err := patchTemml(mhchemJS, mhchemPatches)
+	if err != nil {
+		return nil, err
+	}
+	mhchem, err := goja.Compile("mhchem.min.js", msrc, false)
+	if err != nil {
+		return nil, err
+	}
+	return []*goja.Program{temml, mhchem}, nil
 }
 
 // renderJS wraps temml.renderToString with curex's options: errors
@@ -220,11 +239,11 @@ const renderJS = `(function (tex, display) {
 	});
 })`
 
-// newEngine makes an interpreter and loads Temml into it: about 5 ms
+// newEngine makes an interpreter and loads Temml and mhchem into it: about 5 ms
 // once the program is compiled (30 ms, once per Converter); see
 // BenchmarkLoad.
 func (c *Converter) newEngine() (*engine, error) {
-	prog, err := c.compile()
+	progs, err := c.compile()
 	if err != nil {
 		return nil, fmt.Errorf("mathml: compile temml: %w", err)
 	}
@@ -241,8 +260,10 @@ func (c *Converter) newEngine() (*engine, error) {
 			return nil, fmt.Errorf("mathml: load temml: %w", err)
 		}
 	}
-	if _, err := vm.RunProgram(prog); err != nil {
-		return nil, fmt.Errorf("mathml: load temml: %w", err)
+	for i, prog := range progs {
+		if _, err := vm.RunProgram(prog); err != nil {
+			return nil, fmt.Errorf("mathml: load %s: %w", [...]string{"temml", "mhchem"}[i], err)
+		}
 	}
 	v, err := vm.RunString(fmt.Sprintf(renderJS, maxExpand))
 	if err != nil {

@@ -49,6 +49,40 @@ func TestConvert(t *testing.T) {
 	}
 }
 
+// TestChemistry is issue 25's reproduction of chemistry: \ce and \pu
+// (mhchem) were "Unsupported function name: \ce". They convert now, as
+// Temml with its mhchem extension writes them (TestBudgetKeepsOutput
+// checks the bytes against the unpatched Temml and mhchem).
+func TestChemistry(t *testing.T) {
+	c := New(Options{})
+	tests := []struct {
+		name, tex string
+		want      []string // substrings of the output, in order
+	}{
+		{"water", `\ce{H2O}`, []string{`<mi mathvariant="normal">H</mi>`, `<msub><mrow></mrow><mn>2</mn></msub>`, `<mi mathvariant="normal">O</mi>`}},
+		{"reaction", `\ce{2H2 + O2 -> 2H2O}`, []string{`<mn>2</mn>`, `<mo>+</mo>`, `<mo stretchy="true" lspace="0" rspace="0">→</mo>`, `<mn>2</mn>`}},
+		{"unit", `\pu{123 kJ/mol}`, []string{`<mn>123</mn>`, `<mi>kJ</mi>`, `<mi>/</mi>`, `<mi>mol</mi>`}},
+		{"in a formula", `\Delta H = \pu{-286 kJ/mol} \text{ for } \ce{H2 + 1/2 O2 -> H2O}`, []string{`Δ</mi>`, `<mn>286</mn>`, `<mi>kJ</mi>`, `<mfrac><mn>1</mn><mn>2</mn></mfrac>`, `→`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.Convert(context.Background(), tt.tex, false)
+			if err != nil {
+				t.Fatalf("Convert(%q): %v", tt.tex, err)
+			}
+			rest := got
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("Convert(%q) = %s\nmissing %s", tt.tex, got, w)
+				}
+				rest = rest[i+len(w):]
+			}
+			checkSafe(t, got)
+		})
+	}
+}
+
 func TestConvertErrors(t *testing.T) {
 	c := New(Options{MaxInput: 64})
 	tests := []struct {
@@ -177,7 +211,7 @@ func TestCacheBound(t *testing.T) {
 }
 
 func FuzzConvert(f *testing.F) {
-	for _, s := range []string{`x^2`, `\frac{1}{2}`, `\begin{pmatrix}1&2\\3&4\end{pmatrix}`, `\href{x}{y}`, `\def\a{\a}\a`, `\text{<b>x</b>}`, `\operatorname{<svg>}`} {
+	for _, s := range []string{`x^2`, `\frac{1}{2}`, `\begin{pmatrix}1&2\\3&4\end{pmatrix}`, `\href{x}{y}`, `\def\a{\a}\a`, `\text{<b>x</b>}`, `\operatorname{<svg>}`, `\ce{2H2 + O2 -> 2H2O}`, `\pu{123 kJ/mol}`, `\ce{A ->[\text{x}] B}`} {
 		f.Add(s, false)
 	}
 	c := New(Options{CacheEntries: -1})

@@ -22,14 +22,14 @@ type Store interface {
 const storeVersion = "curex-mathml-store-1"
 
 // codeSum is the SHA-256 of everything besides the expression that shapes
-// Temml's output: its code as patched, the call's options and the budgets.
+// Temml's output: its code and its mhchem extension's, as patched, the call's options and the budgets.
 // A new Temml, a new option or a new budget gives new keys, and the
 // entries of the old ones are pruned when unused.
 func codeSum() string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%d:%s\n%d:%s\n", storeVersion, len(temmlJS), temmlJS, len(renderJS), renderJS)
-	fmt.Fprintf(h, "expand=%d steps=%d nodes=%d bytes=%d patches=%q\n",
-		maxExpand, maxTokenSteps, maxNodes, maxMarkupBytes, budgetPatches)
+	fmt.Fprintf(h, "%s\n%d:%s\n%d:%s\n%d:%s\n", storeVersion, len(temmlJS), temmlJS, len(mhchemJS), mhchemJS, len(renderJS), renderJS)
+	fmt.Fprintf(h, "expand=%d steps=%d nodes=%d bytes=%d patches=%q mhchem=%q\n",
+		maxExpand, maxTokenSteps, maxNodes, maxMarkupBytes, budgetPatches, mhchemPatches)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -7,6 +7,8 @@ const stylesBlock = `{{define "styles"}}<link rel="stylesheet" href="{{.Asset "s
 <link rel="stylesheet" href="{{.Asset "icons.css"}}">
 {{- if .Chroma}}
 <link rel="stylesheet" href="{{.Asset "chroma.css"}}">{{end}}
+{{- if .Math}}
+<link rel="stylesheet" href="{{.Asset "math.css"}}">{{end}}
 <link rel="stylesheet" href="{{.Asset "custom.css"}}">
 {{- with .Brand.Style}}
 <link rel="stylesheet" href="{{.}}">{{end}}
