@@ -243,7 +243,7 @@ screenshots: tools
 ## golden: rewrite the golden files under testdata/ (every package whose tests use exporter/internal/golden, with -update); review them with git diff
 golden:
 	@pkgs="$$(grep -rlE --include='*_test.go' '^\s+"github.com/curex/curex/exporter/internal/golden"$$' $(GO_DIRS) | xargs -r -n1 dirname | sort -u | sed 's|^|./|')"; \
-	if [ -z "$$pkgs" ]; then echo "no golden tests yet"; else $(GO) test $$pkgs -update; fi
+	if [ -z "$$pkgs" ]; then echo "no golden tests yet"; else $(GO) test -timeout 30m $$pkgs -update; fi
 
 ## sandbox: serve the sample dataset on http://127.0.0.1:8080
 sandbox: build

@@ -66,8 +66,8 @@ func TestFormsSplitTheSuite(t *testing.T) {
 		if Form(n) == sandbox.RecordsPlain {
 			plain++
 		}
-		if Form(n) != Form(n) || Form(n+"/a_row") != Form(n) {
-			t.Fatalf("Form(%q) changes, or differs for a subtest", n)
+		if Form(n+"/a_row") != Form(n) {
+			t.Fatalf("Form(%q) differs for a subtest", n)
 		}
 	}
 	if plain < len(names)/3 || len(names)-plain < len(names)/3 {
