@@ -16,12 +16,21 @@ FUZZTIME    ?= 20s
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804).
 FUZZTIME_TEST ?= 1000x
 GO_DIRS     := cmd exporter templates themes
-# CHILD_TESTS: the tests of curex as child processes run without -race (test-children): under
-# -race each child is a race-built test binary, ten times slower, for races the in-process tests
-# already look for (exporter/internal/race). The record forms the spec allows (resource and plain
-# objects) need no second run of the suites: sandboxtest.New serves each test one of them by its
-# name, about half the tests each (CUREX_SANDBOX_RECORDS=plain or resource forces one).
-CHILD_TESTS := ^(TestKilledExportsNeverMixOutputs|TestSignalStopsRendering)$$
+# PLAIN_TESTS: tests that run once, without -race (test-plain), not in the race suite:
+# - the tests of curex as child processes: under -race each child is a race-built test binary, ten
+#   times slower, for races the in-process tests already look for (exporter/internal/race);
+# - end-to-end tests whose point is the output's bytes (identity, the docs' figures, the change
+#   history, build from the cache, every format, hostile content, planted files, the token in logs,
+#   exit codes): each runs whole exports through the same concurrent paths that TestIncrementalExport,
+#   TestFaultMatrix, TestExportUnderFaultsAndTightLimits and the shared sample export run under -race,
+#   and the detector made them 5 to 10 times slower (10 tests, about 1,100 s of the race suite's wall
+#   time on a loaded machine; measured 2026-11-28).
+# The record forms the spec allows (resource and plain objects) need no second run of the suites:
+# sandboxtest.New serves each test one of them by its name, about half the tests each
+# (CUREX_SANDBOX_RECORDS=plain or resource forces one).
+CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
+OUTPUT_TESTS := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
+PLAIN_TESTS := ^($(CHILD_TESTS)|$(OUTPUT_TESTS))$$
 # TEST_TMPDIR: where the tests make their temporary folders (TMPDIR): a RAM file system when the
 # machine has one. The suites create and delete tens of thousands of small files, which on an ext4
 # disk cost more than the work itself (TestFaultMatrix: 34 s on /tmp, 15 s on /dev/shm).
@@ -63,7 +72,7 @@ APT_PACKAGES += libxml2-utils
 APT_PACKAGES += unzip
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test test-steps test-race test-books test-children test-gcs test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test test-steps test-race test-books test-plain test-gcs test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -98,14 +107,14 @@ check: lint
 # each step is printed whole when it ends (make -O). TEST_JOBS=1 runs them one after another.
 TEST_JOBS   ?= 2
 
-## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the tests of child processes without it, the nightly exports and every fuzz target briefly
+## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the tests of child processes and of output bytes without it, the nightly exports and every fuzz target briefly
 test: lint tools
 	$(GO) mod verify
 	$(MAKE) -j$(TEST_JOBS) -Otarget test-steps
 
 # test-steps: make test's steps; with -j the race suite (the longest) starts as soon as
 # release-check has built dist/, and the others run beside it.
-test-steps: release-check test-race docs test-books validate test-children test-gcs nightly test-fuzz
+test-steps: release-check test-race docs test-books validate test-plain test-gcs nightly test-fuzz
 
 # BOOK_TESTS: the EPUB tests that drive slow programs on four sample books (Latin, Arabic, Japanese,
 # computer science): DAISY Ace (about 45 s a book, the four at once) and Calibre's ebook-convert.
@@ -113,14 +122,16 @@ test-steps: release-check test-race docs test-books validate test-children test-
 BOOK_TESTS  := ^(TestAce|TestCalibre)$$
 
 test-race: release-check
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)' ./...
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_AXE_JS=$(CURDIR)/$(AXE) CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' ./...
 
 ## test-books: DAISY Ace (zero violations) and Calibre on one sample book per script and kind of content
 test-books:
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_ACE=$(CURDIR)/$(ACE) $(GO) test -count=1 -timeout 15m -run '$(BOOK_TESTS)' -v ./exporter/internal/render/epub/
 
-test-children:
-	$(TESTENV) $(GO) test -count=1 -timeout 20m -run '$(CHILD_TESTS)' ./exporter/cli/
+test-plain:
+	@want=$(words $(subst |, ,$(CHILD_TESTS)|$(OUTPUT_TESTS))); n=$$($(GO) test -list '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/ | grep -c '^Test'); \
+	if [ "$$n" != "$$want" ]; then echo "PLAIN_TESTS names $$want tests, $$n exist: was one renamed?"; exit 1; fi
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 20m -run '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/
 
 test-gcs:
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/internal/publish/
