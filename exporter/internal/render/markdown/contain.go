@@ -1,8 +1,9 @@
 package markdown
 
 import (
-	"bytes"
 	"strings"
+
+	"github.com/curex/curex/exporter/internal/render/content"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -58,7 +59,7 @@ func normalize(s string) string {
 // nothing in how it renders on its own. Should that not suffice, the text
 // is shown as a fenced code block.
 func (c *containment) block(s string) string {
-	s = mathSource(normalize(s))
+	s = received(s)
 	if !mayLeak(s) {
 		return s
 	}
@@ -76,8 +77,15 @@ func (c *containment) block(s string) string {
 	if c.leak(s) == nil {
 		return s
 	}
-	return fenced(s, "")
+	return content.Fence(s, "")
 }
+
+// received returns received Markdown as the bundle writes it: normalized,
+// with its math delimiters in the bundle's forms (mathSource), and
+// defanged (content.Defang), so that raw HTML shows as text and links to
+// refused schemes as their text, as on the website, in whichever
+// renderer publishes the bundle.
+func received(s string) string { return content.Defang(mathSource(normalize(s))) }
 
 // leak parses s followed by the sentinel and returns the block that
 // swallowed the sentinel, nil when there is none.
@@ -149,29 +157,4 @@ func mayLeak(s string) bool {
 		}
 	}
 	return false
-}
-
-// fenced returns s as a fenced code block whose fence is longer than any
-// run of backticks in s, so nothing in s can close it.
-func fenced(s, info string) string {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	var b bytes.Buffer
-	b.WriteString(fence)
-	b.WriteString(info)
-	b.WriteByte('\n')
-	b.WriteString(s)
-	if !strings.HasSuffix(s, "\n") {
-		b.WriteByte('\n')
-	}
-	b.WriteString(fence)
-	return b.String()
 }

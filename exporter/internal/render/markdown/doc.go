@@ -42,14 +42,18 @@
 // point at .md files, so they work in a code host's Markdown viewer, in
 // MkDocs and in mdBook.
 //
-// Markdown received from the API is passed through as received: pipelines
-// that publish it sanitize it. Two changes keep it from breaking the
-// file's structure, and neither changes how it renders on its own: line
-// endings become "\n" and NUL becomes U+FFFD, and a fenced code block or a
-// raw HTML block left open at the end of a string is closed, so that it
-// cannot swallow the headings and links that follow. Every piece of text
-// the package writes itself (headings, labels, link texts, front matter)
-// is escaped so that no title, id or key can break the structure.
+// Markdown received from the API is untrusted and the renderers that
+// publish a bundle trust it, so it is written defanged (content.Defang at
+// the top level of a page, content.DefangNested inside list items and
+// table cells): raw HTML shows as text and links to refused schemes as
+// their text, as on the website; everything else as received. Two more
+// changes keep it from breaking the file's structure, and neither changes
+// how it renders on its own: line endings become "\n" and NUL becomes
+// U+FFFD, and a fenced code block or a raw HTML block left open at the end
+// of a string is closed, so that it cannot swallow the headings and links
+// that follow. Every piece of text the package writes itself (headings,
+// labels, link texts, front matter) is escaped so that no title, id or key
+// can break the structure.
 //
 // With Options.Hugo the bundle is laid out as a Hugo content folder
 // instead: section pages and the root page are named _index.md, links

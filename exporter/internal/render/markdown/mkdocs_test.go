@@ -3,6 +3,7 @@ package markdown
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/url"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/curex/curex/exporter/internal/model"
 	"go.yaml.in/yaml/v3"
+	xhtml "golang.org/x/net/html"
 )
 
 // mkdocsConfig builds a bundle as a site's docs_dir with the hooks that
@@ -78,6 +80,7 @@ func TestMkDocsBuild(t *testing.T) {
 		{"houston-isd-ar", sample(t, "algebra-1/houston-isd/ar")},
 		{"cs-summer-intensive-en", sample(t, "introduction-to-computer-science/summer-intensive/en")},
 		{"hostile", hostileTitles},
+		{"hostile-content", hostileContentTree()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, e := write(t, tc.tree, Options{})
@@ -141,6 +144,9 @@ func TestMkDocsBuild(t *testing.T) {
 						t.Errorf("%s: the built page holds %q as markup", name, raw)
 					}
 				}
+				if p := activeContent(string(built)); p != "" {
+					t.Errorf("%s: the built page runs content: %s", name, p)
+				}
 				if name == "SUMMARY.md" {
 					continue
 				}
@@ -186,5 +192,74 @@ func TestMkDocsBuild(t *testing.T) {
 				t.Errorf("next links visit\n%q\nwant\n%q", got, want)
 			}
 		})
+	}
+}
+
+// evil marks what hostile content would run: a page that carries it in an
+// attribute, or in a script, runs content.
+const evil = "EVIL"
+
+// hostileContentTree returns a tree whose descriptions, objectives and
+// table cells try to run a script in a renderer that trusts its Markdown,
+// as Python-Markdown does: raw HTML, refused link schemes, syntax that one
+// renderer reads as code, TeX or a footnote and another as a tag or a
+// link. Every payload carries evil.
+func hostileContentTree() *model.Tree {
+	payloads := []string{
+		"[x](javascript:EVIL())",
+		"<img src=x onerror=EVIL()>",
+		"x <img src=x onerror=EVIL`1`>",
+		`a \<script>EVIL()</script>`,
+		"<script>EVIL()</script>",
+		"<a href=\"javascript:EVIL()\">x</a>",
+		"- a\n\n  ```\n  <img src=x onerror=EVIL()>\n  ```",
+		"<details><summary>s</summary><img src=x onerror=EVIL()></details>",
+		"> <div onclick=EVIL()>q</div>",
+		"$<img src=x onerror=EVIL()>$",
+		"$$\n<img src=x onerror=EVIL()>\n$$",
+		"[^1]\n\n[^1]: javascript:EVIL()",
+		"<javascript:EVIL()>",
+		"[<](javascript:a)javascript:EVIL()>",
+		"[r]\n\n[r]: <javascript:EVIL()>",
+	}
+	var nodes []*model.Node
+	for i, p := range payloads {
+		n := testNode(fmt.Sprintf("n%d", i), fmt.Sprintf("Payload %d", i))
+		raw, _ := json.Marshal(p)
+		n.Attributes["description"] = raw
+		n.Attributes["learning_objectives"] = json.RawMessage(`[` + string(raw) + `, "ok"]`)
+		n.Attributes["rubric"] = json.RawMessage(`[{"criterion": ` + string(raw) + `, "points": 1}]`)
+		nodes = append(nodes, n)
+	}
+	return testTree(nodes...)
+}
+
+// activeContent returns what in a built page would run hostile content:
+// evil in an attribute (an event handler, a URL) or in a script, or a
+// link to a refused scheme; "" when there is none.
+func activeContent(page string) string {
+	z := xhtml.NewTokenizer(strings.NewReader(page))
+	inScript := false
+	for {
+		switch z.Next() {
+		case xhtml.ErrorToken:
+			return ""
+		case xhtml.StartTagToken, xhtml.SelfClosingTagToken:
+			tok := z.Token()
+			inScript = tok.Data == "script"
+			for _, a := range tok.Attr {
+				v := strings.ToLower(strings.TrimSpace(a.Val))
+				if strings.Contains(a.Val, evil) || (a.Key == "href" || a.Key == "src") &&
+					(strings.HasPrefix(v, "javascript:") || strings.HasPrefix(v, "vbscript:") || strings.HasPrefix(v, "data:")) {
+					return fmt.Sprintf("<%s %s=%q>", tok.Data, a.Key, a.Val)
+				}
+			}
+		case xhtml.EndTagToken:
+			inScript = false
+		case xhtml.TextToken:
+			if inScript && strings.Contains(string(z.Text()), evil) {
+				return "a script with " + evil
+			}
+		}
 	}
 }

@@ -100,7 +100,7 @@ func (b *bundle) attributes(buf *bytes.Buffer, members map[string]json.RawMessag
 		switch {
 		case s.Value.Kind == attrs.Invalid:
 			b.heading(buf, s.Key)
-			buf.WriteString(fenced(normalize(string(s.Raw)), ""))
+			buf.WriteString(content.Fence(normalize(string(s.Raw)), ""))
 			buf.WriteString("\n\n")
 		case s.Lead:
 			if t := b.md.block(s.Value.Text); t != "" {
@@ -172,7 +172,7 @@ func (b *bundle) value(buf *bytes.Buffer, key string, v attrs.Value, raw json.Ra
 		out.Reset()
 		out.Write(raw)
 	}
-	buf.WriteString(fenced(normalize(out.String()), "json"))
+	buf.WriteString(content.Fence(normalize(out.String()), "json"))
 	buf.WriteString("\n\n")
 }
 
@@ -317,7 +317,7 @@ func (b *bundle) textOf(key string, v attrs.Value) string {
 		return s
 	}
 	if v.Kind == attrs.Text {
-		return mathSource(normalize(v.Text))
+		return content.DefangNested(mathSource(normalize(v.Text)))
 	}
 	return b.scalar(key, v)
 }
@@ -364,7 +364,7 @@ func (b *bundle) table(buf *bytes.Buffer, v attrs.Value) {
 			buf.WriteByte(' ')
 			if x, ok := r.Get(k); ok {
 				if x.Kind == attrs.Text {
-					buf.WriteString(tableCell(strings.ReplaceAll(x.Text, "\x00", "\uFFFD")))
+					buf.WriteString(tableCell(content.DefangNested(strings.ReplaceAll(x.Text, "\x00", "\uFFFD"))))
 				} else {
 					buf.WriteString(b.scalar(k, x))
 				}
