@@ -146,6 +146,7 @@ test-browser:
 
 test-gcs:
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/internal/publish/
+	$(TESTENV) $(GO) test -tags nopublish -count=1 ./exporter/internal/publish/
 
 test-fuzz:
 	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)

@@ -1,3 +1,5 @@
+//go:build !nopublish
+
 package publish
 
 import (

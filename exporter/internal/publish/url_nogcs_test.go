@@ -1,4 +1,4 @@
-//go:build !gcs
+//go:build !gcs && !nopublish
 
 package publish
 
