@@ -45,6 +45,10 @@ PLAIN_TESTS := ^($(CHILD_TESTS)|$(OUTPUT_TESTS))$$
 # make test TEST_TMPDIR= keeps the default.
 TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$$(df -Pk /dev/shm | awk 'NR==2{print $$4}')" -ge 2097152 ] 2>/dev/null && echo /dev/shm)
 TESTENV     := $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR))
+# TIMED: prefixes a step's main command with GNU time when the machine has it, so that make test's
+# log says what each step cost: elapsed seconds and CPU-seconds (the figure that counts on a busy
+# machine, where elapsed time mostly measures the other jobs).
+TIMED       = $(if $(wildcard /usr/bin/time),/usr/bin/time -f '$@: %e s elapsed; %U+%S CPU-s')
 TOOLS       := .tools
 VNU_VERSION := 26.9.27
 VNU         := $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
@@ -129,27 +133,27 @@ test-steps: release-check test-race docs test-books validate test-plain test-bro
 BOOK_TESTS  := ^(TestAce|TestCalibre)$$
 
 test-race: release-check
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_VERSITYGW=$(VERSITYGW) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(BROWSER_PKGS))")
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_VERSITYGW=$(VERSITYGW) $(TIMED) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(BROWSER_PKGS))")
 
 ## test-books: DAISY Ace (zero violations) and Calibre on one sample book per script and kind of content
 test-books:
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_ACE=$(CURDIR)/$(ACE) $(GO) test -count=1 -timeout 15m -run '$(BOOK_TESTS)' -v ./exporter/internal/render/epub/
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_ACE=$(CURDIR)/$(ACE) $(TIMED) $(GO) test -count=1 -timeout 15m -run '$(BOOK_TESTS)' -v ./exporter/internal/render/epub/
 
 test-plain:
 	@want=$(words $(subst |, ,$(CHILD_TESTS)|$(OUTPUT_TESTS))); n=$$($(GO) test -list '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/ | grep -c '^Test'); \
 	if [ "$$n" != "$$want" ]; then echo "PLAIN_TESTS names $$want tests, $$n exist: was one renamed?"; exit 1; fi
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 20m -run '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(TIMED) $(GO) test -count=1 -timeout 20m -run '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/
 
 ## test-browser: the accessibility checks (axe-core in Chromium) of the website, without -race
 test-browser:
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) $(GO) test -count=1 -timeout 20m $(BROWSER_PKGS)
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) $(TIMED) $(GO) test -count=1 -timeout 20m $(BROWSER_PKGS)
 
 test-gcs:
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/internal/publish/
 	$(TESTENV) $(GO) test -tags nopublish -count=1 ./exporter/internal/publish/
 
 test-fuzz:
-	$(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
+	$(TIMED) $(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
 
 ## docs: build the documentation site (mkdocs.yml: docs/ with its navigation) with mkdocs build --strict into $(DOCS_SITE); a broken link or #anchor fails it (a few seconds; mkdocs serve previews it)
 DOCS_SITE   ?= /tmp/curex-docs-site
@@ -159,7 +163,7 @@ docs:
 ## release-check: check .goreleaser.yaml, build a snapshot release of this platform into dist/ (archive, checksums, SBOM) and check its binary is static and knows its version
 release-check: $(GORELEASER) $(CYCLONEDX)
 	$(GORELEASER) check
-	GO=$(GO) GORELEASER=$(GORELEASER) PATH="$(dir $(CYCLONEDX)):$$PATH" .ci/release-snapshot.sh
+	GO=$(GO) GORELEASER=$(GORELEASER) PATH="$(dir $(CYCLONEDX)):$$PATH" $(TIMED) .ci/release-snapshot.sh
 
 ## release-demo: install the snapshot release (checksum verified) into $(RELEASE_DEMO_DIR), start its curex sandbox and run curex export against it into output/
 RELEASE_DEMO_DIR ?= /tmp/curex-release-demo
@@ -181,7 +185,7 @@ nightly:
 # whose figures docs/BENCHMARKS.md quotes, in a fifth of the time.
 NIGHTLY_TEST_CURRICULA ?= 100
 test-nightly:
-	$(TESTENV) $(GO) test -count=1 -timeout 20m -run '^TestNightlyAtScale$$' ./exporter/ -args -scale-curricula=$(NIGHTLY_TEST_CURRICULA)
+	$(TESTENV) $(TIMED) $(GO) test -count=1 -timeout 20m -run '^TestNightlyAtScale$$' ./exporter/ -args -scale-curricula=$(NIGHTLY_TEST_CURRICULA)
 
 ## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker, axe-core and DAISY Ace (npm, into .tools/), versitygw (an S3 server, go install)
 tools: $(VNU) $(AXE) $(ACE) $(VERSITYGW)
@@ -216,7 +220,7 @@ EPUB_TYPE_ERROR := \.xhtml":[0-9.-]+: error: Attribute .{1,3}type.{1,3} not allo
 ## validate: export the sample site with its books and cartridges (and again with a publisher's identity), then check it with linkchecker and, in one Java run, the W3C Nu HTML checker over the site, the books' XHTML documents and the cartridges' pages
 validate: build tools
 	rm -rf $(SITE) $(SITE)-books
-	./$(BIN) demo --formats html,json,markdown,handbook,pdf,epub,cartridge --output $(SITE) > /dev/null
+	$(TIMED) ./$(BIN) demo --formats html,json,markdown,handbook,pdf,epub,cartridge --output $(SITE) > /dev/null
 	chmod -R a+rX $(SITE)
 	linkchecker --no-status $(SITE)/index.html
 	rm -rf $(SITE)-identity
