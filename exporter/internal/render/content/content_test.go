@@ -853,3 +853,36 @@ func TestValuesOfAKind(t *testing.T) {
 		}
 	}
 }
+
+// TestBlankHeaderCellIsData: the corner cell of "| | CSV | JSON |" is a
+// data cell in every format, not an empty header (axe-core and DAISY Ace
+// report empty-table-header); a header with text, a formula or an image
+// stays a header, and alignment is kept.
+func TestBlankHeaderCellIsData(t *testing.T) {
+	r := New()
+	cases := []struct {
+		name, md string
+		want     []string
+	}{
+		{"corner", "| | CSV | JSON |\n|---|:--|--:|\n| a | b | c |", []string{"<tr>\n<td></td>\n<th align=\"left\">CSV</th>\n<th align=\"right\">JSON</th>\n</tr>"}},
+		{"spaces", "|   | A |\n|:-:|---|\n| x | y |", []string{"<td align=\"center\"></td>\n<th>A</th>"}},
+		{"formula", "| $x$ | A |\n|---|---|\n| x | y |", []string{"<th><math>"}},
+		{"image", "| ![i](https://e.org/i.png) | A |\n|---|---|\n| x | y |", []string{"<th><img "}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := r.Markdown(tc.md, "p-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(h), w) {
+					t.Errorf("Markdown(%q) =\n%s\nlacks %q", tc.md, h, w)
+				}
+			}
+			if strings.Contains(string(h), "<th></th>") || strings.Contains(string(h), "<th align=\"center\"></th>") {
+				t.Errorf("an empty header cell is left:\n%s", h)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -39,6 +40,43 @@ func (s *safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindCodeBlock, s.renderCodeBlock)
 	reg.Register(kindMathInline, s.renderMathInline)
 	reg.Register(kindMathBlock, s.renderMathBlock)
+	reg.Register(east.KindTableCell, s.renderTableCell)
+}
+
+// renderTableCell writes a cell of a GFM table as goldmark does (align
+// attribute), except that a header cell with nothing in it (the corner of
+// "| | CSV | JSON |") is a data cell: a header names its column, an empty
+// one names nothing, and screen readers announce it as an empty header
+// (axe-core's and DAISY Ace's empty-table-header). Every format that shows
+// content gets the rule from here.
+func (s *safeRenderer) renderTableCell(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*east.TableCell)
+	tag := "td"
+	if n.Parent().Kind() == east.KindTableHeader && !blankCell(n, source) {
+		tag = "th"
+	}
+	if !entering {
+		_, _ = w.WriteString("</" + tag + ">\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<" + tag)
+	if n.Alignment != east.AlignNone {
+		_, _ = w.WriteString(` align="` + n.Alignment.String() + `"`)
+	}
+	_ = w.WriteByte('>')
+	return ast.WalkContinue, nil
+}
+
+// blankCell reports whether a table cell holds nothing but white space:
+// no text, and no image or formula that could stand for text.
+func blankCell(n ast.Node, source []byte) bool {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		t, ok := c.(*ast.Text)
+		if !ok || len(bytes.TrimSpace(t.Segment.Value(source))) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // resolveDest decodes backslash escapes and character references in a link

@@ -126,9 +126,10 @@ func next(c, top *xhtmlnode.Node) *xhtmlnode.Node {
 // fix makes n and its descendants stay inside the book: a link to an id
 // the document lacks or to a relative URL (the website's pages) loses its
 // link, an image not copied into the book becomes its alt text; a table
-// header cell with nothing in it becomes a data cell (a header names its
-// row or column: an empty one names nothing, and screen readers announce
-// it as such); it notes MathML and counts images and links without text.
+// header cell left with nothing in it (content.Converter writes a blank
+// header cell as a data cell already; here an image with an empty alt
+// text can leave one blank) becomes a data cell; it notes MathML and
+// counts images and links without text.
 func (b *book) fix(p *part, top *xhtmlnode.Node, ids map[string]bool) {
 	for c := top; c != nil; {
 		if c.Type != xhtmlnode.ElementNode {
