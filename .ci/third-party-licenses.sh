@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the licence texts of every module the curex binary links, and of
-# the vendored Temml, its mhchem extension and the math font, to the file named by $1 (a release archive carries it
+# the vendored Temml, its mhchem extension, the Snowball stemmers and the math font, to the file named by $1 (a release archive carries it
 # beside NOTICE). TAGS: the build tags of the binary (as for go build).
 # Reads the module cache only: run after `go mod download`.
 set -euo pipefail
@@ -28,6 +28,10 @@ mkdir -p "$(dirname "$out")"
   cat exporter/internal/render/mathml/temml/LICENSE
   printf '\n==== Temml mhchem (exporter/internal/render/mathml/temml): mhchem.NOTICE ====\n\n'
   cat exporter/internal/render/mathml/temml/mhchem.NOTICE
+  for f in LICENSE SNOWBALL-LICENSE; do
+    printf '\n==== Snowball stemmers from @orama/stemmers (exporter/internal/render/terms/stemmers): %s ====\n\n' "$f"
+    cat "exporter/internal/render/terms/stemmers/$f"
+  done
   for f in README-Latin-Modern-Math.txt GUST-FONT-LICENSE.txt; do
     printf '\n==== Latin Modern Math (exporter/internal/render/mathstyle/font): %s ====\n\n' "$f"
     cat "exporter/internal/render/mathstyle/font/$f"

@@ -18,7 +18,7 @@ set -euo pipefail
 STEMMERS_VERSION=${STEMMERS_VERSION:-3.1.18}
 TGZ_SHA256=da84c897399ad1abb7ed1eec50dc6a360a96c42466c1e9442d77c206bd445925
 
-dest=$(cd "$(dirname "$0")/.." && pwd)/exporter/render/terms/stemmers
+dest=$(cd "$(dirname "$0")/.." && pwd)/exporter/internal/render/terms/stemmers
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm pack --silent "@orama/stemmers@$STEMMERS_VERSION" >/dev/null && tar xzf "orama-stemmers-$STEMMERS_VERSION.tgz")
