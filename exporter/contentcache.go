@@ -1,0 +1,66 @@
+package exporter
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/curex/curex/exporter/internal/diskcache"
+	"github.com/curex/curex/exporter/internal/layout"
+	"github.com/curex/curex/exporter/internal/render/mathml"
+)
+
+// contentKeptFor is how long an entry of the content caches (formulas,
+// highlighted code) that no run used stays in the cache folder.
+const contentKeptFor = 30 * 24 * time.Hour
+
+// mathHeader frames the entries of the math cache; 2: with the body's
+// CRC-32C (package diskcache).
+const mathHeader = "curex-math 2"
+
+// contentCaches are the stores of the content every format renders alike,
+// kept between runs in the cache folder: Temml's MathML (math/).
+type contentCaches struct {
+	math *diskcache.Store
+	log  *slog.Logger
+}
+
+// openContentCaches opens the content caches in cacheDir; with no cache
+// folder there are none (every format converts again).
+func openContentCaches(cacheDir string, log *slog.Logger) (*contentCaches, error) {
+	cc := &contentCaches{log: log}
+	if cacheDir == "" {
+		return cc, nil
+	}
+	c := layout.Cache(cacheDir)
+	var err error
+	// Temml's output is sanitized as it is read back: a file is a miss
+	// only when it is not whole. A formula is read once per run (the
+	// converter keeps its results), so its mark of use is renewed daily.
+	if cc.math, err = diskcache.Open(c.Math(), diskcache.Options{Name: "math cache", Header: mathHeader,
+		Fanout: true, TouchAfter: 24 * time.Hour, Log: log}); err != nil {
+		return nil, err
+	}
+	return cc, nil
+}
+
+// mathOptions are the options of the run's one math converter.
+func (cc *contentCaches) mathOptions() mathml.Options {
+	if cc.math == nil {
+		return mathml.Options{}
+	}
+	return mathml.Options{Store: cc.math}
+}
+
+// prune removes the entries no run used for contentKeptFor.
+func (cc *contentCaches) prune() {
+	for _, s := range []*diskcache.Store{cc.math} {
+		if s == nil {
+			continue
+		}
+		if n, err := s.Prune(contentKeptFor); err != nil {
+			cc.log.Warn("pruning the cache", "err", err)
+		} else if n > 0 {
+			cc.log.Debug("cache pruned", "cache", s.Name(), "removed", n)
+		}
+	}
+}
