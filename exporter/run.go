@@ -15,6 +15,7 @@ import (
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
 	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/mathml"
 )
 
@@ -207,6 +208,9 @@ func (r *run) schedule(ctx context.Context, p planned) (*scheduled, error) {
 	}
 	r.defer_(caches.prune)
 	o.Math = mathml.New(caches.mathOptions())
+	// And one converter of content, so that a code block is highlighted
+	// once for every format (and read back from the cache next time).
+	o.Content = content.New(content.WithMath(o.Math), content.WithCodeCache(caches.code), content.WithOrder(o.AttributeOrder))
 	if sc.web, err = c.registry().NewSite(ctx, o); err != nil {
 		return nil, formatError(err)
 	}

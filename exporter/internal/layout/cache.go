@@ -26,6 +26,8 @@ const (
 	AssetsDir = "assets"
 	// MathDir holds Temml's output by key (a diskcache.Store).
 	MathDir = "math"
+	// CodeDir holds highlighted code by key (a diskcache.Store).
+	CodeDir = "code"
 	// StagingDir holds the local copies export --output URL builds into
 	// before publishing, one per bucket and prefix.
 	StagingDir = "publish"
@@ -41,6 +43,7 @@ const (
 //	assets/ab/ab…                  the answers for images of content (Cache.Assets)
 //	assets/content/<sha256>.<ext>  the images of content, checked
 //	math/ab/ab…                    Temml's output by key (Cache.Math)
+//	code/ab/ab…                    highlighted code by key (Cache.Code)
 //	publish/<name>/                a copy to publish (Cache.Staging)
 type Cache string
 
@@ -58,6 +61,9 @@ func (c Cache) Assets() string { return filepath.Join(string(c), AssetsDir) }
 
 // Math is the cache of formulas converted to MathML.
 func (c Cache) Math() string { return filepath.Join(string(c), MathDir) }
+
+// Code is the cache of highlighted code.
+func (c Cache) Code() string { return filepath.Join(string(c), CodeDir) }
 
 // Staging is the folder export --output URL builds into before
 // publishing, for the bucket and prefix whose folder name is name.
