@@ -161,10 +161,6 @@ type Options struct {
 	Content *content.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
-	// HideAttributes are the attribute keys the publisher keeps private
-	// (hide_attributes): the exporter removes them from every tree before
-	// any format is given it, so a renderer never sees them.
-	HideAttributes []string
 	// AttributeOrder is the publisher's order of attribute members
 	// (attribute_order): every format shows them in it.
 	AttributeOrder attrs.Order
