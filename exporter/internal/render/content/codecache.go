@@ -48,10 +48,13 @@ func WithCodeCache(c diskcache.Cache) Option {
 }
 
 // highlightSum is the part of every key that is not the block's: the
-// version of curex's highlighting, chroma's and the style.
+// version of curex's highlighting, chroma's, the style and the bounds.
 func highlightSum() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n%s\n", highlightVersion, highlightModules, lightStyle)
+	// The bounds that decide whether a block is highlighted at all: a
+	// block shown plain under new bounds must not be read back highlighted.
+	fmt.Fprintf(h, "size=%d line=%d matches=%d+%d\n", maxHighlight, maxHighlightLine, maxMatches(0), maxMatches(1)-maxMatches(0))
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -188,3 +188,26 @@ func FuzzValidHighlight(f *testing.F) {
 		}
 	})
 }
+
+// TestHighlightKeys: the key changes with the language, the code and
+// the version of the highlighting, and parts cannot be shifted into each
+// other.
+func TestHighlightKeys(t *testing.T) {
+	sum := highlightSum()
+	if sum != highlightSum() {
+		t.Fatal("highlightSum is not stable")
+	}
+	keys := map[string]string{}
+	for name, k := range map[string]string{
+		"python x":      highlightKey(sum, "python", []byte("x\n")),
+		"py x":          highlightKey(sum, "py", []byte("x\n")),
+		"python y":      highlightKey(sum, "python", []byte("y\n")),
+		"other version": highlightKey("other", "python", []byte("x\n")),
+		"shifted":       highlightKey(sum, "python\n2:x", nil),
+	} {
+		if other, dup := keys[k]; dup {
+			t.Errorf("%s and %s share a key", name, other)
+		}
+		keys[k] = name
+	}
+}
