@@ -219,7 +219,7 @@ func (c *Config) words() *i18n.Catalog {
 func (c *Config) renderOptions() render.Options {
 	return render.Options{AttributeOrder: c.AttributeOrder, Words: c.words(), Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CartridgeVersion: c.CartridgeVersion, CacheDir: c.CacheDir,
-		PDFTimeout: c.PDFTimeout, Log: c.Log, HideAttributes: c.HideAttributes, Downloads: c.registry().Downloads(c.Formats),
+		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats),
 		PageData: c.registry().PageData(c.Formats), Website: c.registry().AnySite(c.Formats)}
 }
 

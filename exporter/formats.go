@@ -85,7 +85,7 @@ func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options,
 		f.locales[c.ID] = c.Locales
 	}
 	if reg.Any(o.Formats, render.ShowsMath) {
-		f.math = content.New(content.WithMath(o.Math))
+		f.math = content.Reuse(o.Content, content.WithMath(o.Math))
 	}
 	var err error
 	if f.renderers, err = reg.New(ctx, o); err != nil {

@@ -12,15 +12,12 @@ import (
 	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/internal/fetch"
 	"github.com/curex/curex/exporter/internal/layout"
-	"github.com/curex/curex/exporter/internal/mathcache"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
 	"github.com/curex/curex/exporter/internal/render"
+	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/mathml"
 )
-
-// mathKeptFor is how long a formula no run converted stays in the cache.
-const mathKeptFor = 30 * 24 * time.Hour
 
 // Run performs an export. It returns an error when nothing could be
 // committed (the previous output is then untouched); a Summary with
@@ -205,22 +202,15 @@ func (r *run) schedule(ctx context.Context, p planned) (*scheduled, error) {
 	}
 	// One converter for every format: the same expressions recur
 	// across a curriculum's variants and locales.
-	mo := mathml.Options{}
-	if c.CacheDir != "" {
-		store, err := mathcache.Open(layout.Cache(c.CacheDir).Math(), nil)
-		if err != nil {
-			return nil, err
-		}
-		mo.Store = store
-		r.defer_(func() {
-			if n, err := store.Prune(mathKeptFor); err != nil {
-				c.Log.Warn("pruning the formulas kept", "err", err)
-			} else if n > 0 {
-				c.Log.Debug("formulas kept pruned", "removed", n)
-			}
-		})
+	caches, err := openContentCaches(c.CacheDir, c.Log)
+	if err != nil {
+		return nil, err
 	}
-	o.Math = mathml.New(mo)
+	r.defer_(caches.prune)
+	o.Math = mathml.New(caches.mathOptions())
+	// And one converter of content, so that a code block is highlighted
+	// once for every format (and read back from the cache next time).
+	o.Content = content.New(content.WithMath(o.Math), content.WithCodeCache(caches.code), content.WithOrder(o.AttributeOrder))
 	if sc.web, err = c.registry().NewSite(ctx, o); err != nil {
 		return nil, formatError(err)
 	}

@@ -7,7 +7,7 @@ const (
 	// ScopesDir holds one folder per scope (an API origin and an identity
 	// there): the ETag cache and the run state of that scope.
 	ScopesDir = "api"
-	// PrintsDir holds the printed PDFs (printcache).
+	// PrintsDir holds the printed PDFs (printcache's diskcache.Store).
 	PrintsDir = "pdf"
 	// ETagsDir is a scope's ETag cache (the disk cache).
 	ETagsDir = "etag"
@@ -24,8 +24,10 @@ const (
 	// URL with their ETags (package assets, in the ETag cache's format),
 	// each naming its checked file in content/ (by SHA-256).
 	AssetsDir = "assets"
-	// MathDir holds Temml's output by key (package mathcache).
+	// MathDir holds Temml's output by key (a diskcache.Store).
 	MathDir = "math"
+	// CodeDir holds highlighted code by key (a diskcache.Store).
+	CodeDir = "code"
 	// StagingDir holds the local copies export --output URL builds into
 	// before publishing, one per bucket and prefix.
 	StagingDir = "publish"
@@ -37,10 +39,11 @@ const (
 //	api/<scope>/etag/ab/ab…        the ETag cache (ScopeDir.ETags, ETagEntry)
 //	api/<scope>/state/             the run state (ScopeDir.State)
 //	api/<scope>/state/snapshots/   the trees' snapshots (ScopeDir.Snapshots)
-//	pdf/<key>.pdf                  the printed PDFs (Cache.Prints, PrintEntry)
+//	pdf/<key>.pdf                  the printed PDFs (Cache.Prints, PrintExt)
 //	assets/ab/ab…                  the answers for images of content (Cache.Assets)
 //	assets/content/<sha256>.<ext>  the images of content, checked
 //	math/ab/ab…                    Temml's output by key (Cache.Math)
+//	code/ab/ab…                    highlighted code by key (Cache.Code)
 //	publish/<name>/                a copy to publish (Cache.Staging)
 type Cache string
 
@@ -58,6 +61,9 @@ func (c Cache) Assets() string { return filepath.Join(string(c), AssetsDir) }
 
 // Math is the cache of formulas converted to MathML.
 func (c Cache) Math() string { return filepath.Join(string(c), MathDir) }
+
+// Code is the cache of highlighted code.
+func (c Cache) Code() string { return filepath.Join(string(c), CodeDir) }
 
 // Staging is the folder export --output URL builds into before
 // publishing, for the bucket and prefix whose folder name is name.
@@ -82,7 +88,3 @@ func (s ScopeDir) Snapshots() string { return filepath.Join(string(s), StateDir,
 // whose name (the hex SHA-256 of its key) is name: one of 256 subfolders,
 // named by the name's first two digits. name has at least two bytes.
 func ETagEntry(dir, name string) string { return filepath.Join(dir, name[:2], name) }
-
-// PrintEntry is the file of the print cache in dir that holds the PDF
-// whose key is key.
-func PrintEntry(dir, key string) string { return filepath.Join(dir, key+PrintExt) }

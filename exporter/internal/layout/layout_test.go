@@ -68,7 +68,6 @@ func TestCache(t *testing.T) {
 		{"Snapshots", s.Snapshots(), "/var/cache/curex/api/0123456789abcdef01234567/state/snapshots"},
 		{"ETagEntry", layout.ETagEntry(s.ETags(), entry), "/var/cache/curex/api/0123456789abcdef01234567/etag/ab/" + entry},
 		{"Prints", c.Prints(), "/var/cache/curex/pdf"},
-		{"PrintEntry", layout.PrintEntry(c.Prints(), "ff00"), "/var/cache/curex/pdf/ff00.pdf"},
 		{"Staging", c.Staging("0011223344556677"), "/var/cache/curex/publish/0011223344556677"},
 		{"relative root", string(layout.Cache("cache").Scope("x")), "cache/api/x"},
 	} {

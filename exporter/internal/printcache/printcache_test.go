@@ -15,14 +15,9 @@ import (
 
 const pdf = "%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
 
-// clock is a settable clock for the store.
-type clock struct{ t time.Time }
-
-func (c *clock) now() time.Time { return c.t }
-
 func TestGetPut(t *testing.T) {
-	c := &clock{time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)}
-	s, err := Open(filepath.Join(t.TempDir(), "pdf"), c.now)
+	dir := filepath.Join(t.TempDir(), "pdf")
+	s, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +31,11 @@ func TestGetPut(t *testing.T) {
 	got, ok := s.Get(key)
 	if !ok || string(got) != pdf {
 		t.Fatalf("Get = %q, %v; want the PDF put", got, ok)
+	}
+	// The PDF is stored as it is, named by its key: the files of the
+	// stores before package diskcache are still found.
+	if data, err := os.ReadFile(filepath.Join(dir, key+layout.PrintExt)); err != nil || string(data) != pdf {
+		t.Errorf("the entry's file = %q, %v; want the bare PDF", data, err)
 	}
 
 	tests := []struct {
@@ -67,7 +67,7 @@ func TestGetPut(t *testing.T) {
 		if err := s.Put(k, []byte(pdf)); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(layout.PrintEntry(s.dir, k), []byte(pdf[:30]), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, k+layout.PrintExt), []byte(pdf[:30]), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := s.Get(k); ok {
@@ -125,54 +125,5 @@ func TestKeyCoversEveryOption(t *testing.T) {
 	a, b := Key(html, chromium.PDFOptions{Outline: true}, "v1"), Key(bytes.Clone(html), chromium.PDFOptions{Outline: true}, "v1")
 	if a != b {
 		t.Error("Key is not a function of its input")
-	}
-}
-
-func TestPrune(t *testing.T) {
-	c := &clock{time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)}
-	s, err := Open(t.TempDir(), c.now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := Key([]byte("old"), chromium.PDFOptions{}, "")
-	used := Key([]byte("used"), chromium.PDFOptions{}, "")
-	for _, k := range []string{old, used} {
-		if err := s.Put(k, []byte(pdf)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A temporary file a crash left, and a file that is not the store's.
-	for _, name := range []string{".tmp-123", "README"} {
-		if err := os.WriteFile(filepath.Join(s.dir, name), nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		past := c.t.Add(-2 * time.Hour)
-		if err := os.Chtimes(filepath.Join(s.dir, name), past, past); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.t = c.t.Add(20 * 24 * time.Hour)
-	if _, ok := s.Get(used); !ok {
-		t.Fatal("entry lost")
-	}
-	c.t = c.t.Add(20 * 24 * time.Hour)
-	n, err := s.Prune(30 * 24 * time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != 1 {
-		t.Errorf("Prune removed %d entries, want 1", n)
-	}
-	if _, ok := s.Get(old); ok {
-		t.Error("the entry unused for 40 days is still there")
-	}
-	if _, ok := s.Get(used); !ok {
-		t.Error("the entry used 20 days ago was removed")
-	}
-	if _, err := os.Stat(filepath.Join(s.dir, ".tmp-123")); !os.IsNotExist(err) {
-		t.Errorf("the leftover temporary file is still there (%v)", err)
-	}
-	if _, err := os.Stat(filepath.Join(s.dir, "README")); err != nil {
-		t.Errorf("Prune touched a file that is not an entry: %v", err)
 	}
 }

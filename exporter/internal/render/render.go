@@ -152,12 +152,15 @@ type Options struct {
 	// to HTML, so they share its interpreters and cache; nil gives each
 	// format a converter of its own.
 	Math *mathml.Converter
+	// Content renders node content to HTML for every format that does
+	// (the website, the handbook, the book, the cartridge, the count of
+	// math errors), so they share its parser, its highlighter and code
+	// cache (content.WithCodeCache) and Math: a block shown by four
+	// formats is highlighted once. Nil gives each format a converter of
+	// its own, from Math and AttributeOrder.
+	Content *content.Converter
 	// Log receives what a format has to say.
 	Log *slog.Logger
-	// HideAttributes are the attribute keys the publisher keeps private
-	// (hide_attributes): the exporter removes them from every tree before
-	// any format is given it, so a renderer never sees them.
-	HideAttributes []string
 	// AttributeOrder is the publisher's order of attribute members
 	// (attribute_order): every format shows them in it.
 	AttributeOrder attrs.Order

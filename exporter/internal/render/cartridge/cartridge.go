@@ -76,6 +76,10 @@ type Options struct {
 	ImageData func(path string) ([]byte, bool)
 	// Math converts TeX to MathML; nil gives the Renderer its own.
 	Math *mathml.Converter
+	// Content, when set, is the run's converter of node content, which
+	// the formats share (render.Options.Content); nil makes one from Math
+	// and Order.
+	Content *content.Converter
 	// Date, when not zero, dates the content instead of the tree's
 	// resolved_at (SOURCE_DATE_EPOCH).
 	Date time.Time
@@ -96,7 +100,7 @@ func New(o Options) *Renderer {
 	if o.Version == "" {
 		o.Version = DefaultVersion
 	}
-	return &Renderer{content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order)), opts: o, p: profileOf(o.Version)}
+	return &Renderer{content: content.Reuse(o.Content, content.WithMath(o.Math), content.WithOrder(o.Order)), opts: o, p: profileOf(o.Version)}
 }
 
 // build is the state of one cartridge being built.

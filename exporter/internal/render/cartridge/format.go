@@ -22,7 +22,7 @@ func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, erro
 	if err != nil {
 		return nil, setting.Errorf(setting.CartridgeVersion, "%w", err)
 	}
-	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Date: o.Date, Version: v, Words: o.Words, Order: o.AttributeOrder}
+	opts := Options{Images: o.Images, ImageData: o.ImageData, Math: o.Math, Content: o.Content, Date: o.Date, Version: v, Words: o.Words, Order: o.AttributeOrder}
 	if o.Website {
 		opts.SiteURL = o.SiteURL
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/curex/curex/exporter/internal/diskcache"
 	"github.com/curex/curex/exporter/internal/render/markup"
 	"github.com/curex/curex/exporter/internal/render/mathml"
 )
@@ -40,6 +41,10 @@ type Converter struct {
 	ctx context.Context
 	// order is the publisher's order of attribute members (WithOrder).
 	order attrs.Order
+	// code, when set, keeps highlighted code (WithCodeCache); codeSum is
+	// highlightSum's, for its keys.
+	code    diskcache.Cache
+	codeSum string
 }
 
 // WithOrder makes the Converter show a node's attribute members in the
@@ -61,6 +66,15 @@ func WithMath(c *mathml.Converter) Option {
 			r.math = c
 		}
 	}
+}
+
+// Reuse returns c, the converter the formats of a run share
+// (render.Options.Content), or when c is nil a new one with opts.
+func Reuse(c *Converter, opts ...Option) *Converter {
+	if c != nil {
+		return c
+	}
+	return New(opts...)
 }
 
 // New returns a Converter configured for curex: GFM, footnotes, typographer,

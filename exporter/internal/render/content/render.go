@@ -2,12 +2,8 @@ package content
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
@@ -267,23 +263,15 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 		return s.displayMath(w, node, string(code), "```math\n"+string(code)+"```")
 	}
 	if lang != "" && highlightable(code) {
-		if lexer := s.r.hl.lexer(lang); lexer != nil {
-			tokens, err := s.r.hl.tokenise(chroma.Coalesce(lexer), string(code))
-			switch {
-			case errors.Is(err, errLoop):
-				// A lexer that loops on this block (the same on any
-				// machine): the block is shown plain.
-			case err != nil:
-				return ast.WalkStop, fmt.Errorf("%s code block: %w", lang, err)
-			default:
-				var out bytes.Buffer
-				if err := s.r.chroma.Format(&out, styles.Get(lightStyle), chroma.Literator(tokens...)); err == nil {
-					_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code class="language-` + lang + `" data-lang="` + lang + `">`)
-					_, _ = w.Write(out.Bytes())
-					_, _ = w.WriteString("</code></pre>\n")
-					return ast.WalkSkipChildren, nil
-				}
-			}
+		out, err := s.r.highlight(lang, code)
+		if err != nil {
+			return ast.WalkStop, err
+		}
+		if out != nil {
+			_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code class="language-` + lang + `" data-lang="` + lang + `">`)
+			_, _ = w.Write(out)
+			_, _ = w.WriteString("</code></pre>\n")
+			return ast.WalkSkipChildren, nil
 		}
 	}
 	_, _ = w.WriteString(`<pre tabindex="0"><code`)

@@ -68,6 +68,10 @@ type Options struct {
 	// Math converts TeX to MathML (nil: a converter of the renderer's
 	// own).
 	Math *mathml.Converter
+	// Content, when set, is the run's converter of node content, which
+	// the formats share (render.Options.Content); nil makes one from Math
+	// and Order.
+	Content *content.Converter
 }
 
 // Info is what a book shows beyond the tree.
@@ -100,7 +104,7 @@ type Renderer struct {
 
 // New returns a Renderer.
 func New(o Options) *Renderer {
-	return &Renderer{content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order)), words: o.Words}
+	return &Renderer{content: content.Reuse(o.Content, content.WithMath(o.Math), content.WithOrder(o.Order)), words: o.Words}
 }
 
 // Render returns the EPUB book of t (published nodes only, as the run

@@ -18,7 +18,7 @@ type Format struct {
 
 // NewFormat returns the epub format's renderer (see render.Format).
 func NewFormat(_ context.Context, o rendering.Options) (rendering.Renderer, error) {
-	return &Format{r: New(Options{Math: o.Math, Words: o.Words, Order: o.AttributeOrder}), opts: o}, nil
+	return &Format{r: New(Options{Math: o.Math, Content: o.Content, Words: o.Words, Order: o.AttributeOrder}), opts: o}, nil
 }
 
 // Name implements rendering.Renderer.

@@ -19,7 +19,7 @@ type Format struct {
 // NewFormat returns the handbook format's renderer (see render.Format).
 // A theme it cannot read is an error naming setting.Theme.
 func NewFormat(ctx context.Context, o rendering.Options) (rendering.Renderer, error) {
-	r, err := NewContext(ctx, Options{ThemeDir: o.ThemeDir, Generator: o.Generator, Math: o.Math, Words: o.Words, Order: o.AttributeOrder})
+	r, err := NewContext(ctx, Options{ThemeDir: o.ThemeDir, Generator: o.Generator, Math: o.Math, Content: o.Content, Words: o.Words, Order: o.AttributeOrder})
 	if err != nil {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	}

@@ -53,6 +53,10 @@ type Options struct {
 	// Math converts TeX to MathML (nil: a converter of the renderer's
 	// own).
 	Math *mathml.Converter
+	// Content, when set, is the run's converter of node content, which
+	// the formats share (render.Options.Content); nil makes one from Math
+	// and Order.
+	Content *content.Converter
 }
 
 // Renderer renders handbooks. Create one with New; it is safe for
@@ -115,7 +119,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	sheet.WriteString("\n\n")
 	sheet.Write(lightChromaCSS())
 	return &Renderer{opts: o, tmpl: t, css: safeCSS(sheet.String()), mathCSS: safeCSS(string(mathstyle.CSS(mathstyle.DataURL()))),
-		content: content.New(content.WithMath(o.Math), content.WithOrder(o.Order))}, nil
+		content: content.Reuse(o.Content, content.WithMath(o.Math), content.WithOrder(o.Order))}, nil
 }
 
 // readOptional reads a file of the theme folder d that may be missing

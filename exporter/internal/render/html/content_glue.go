@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"html/template"
 
-	"github.com/curex/curex/exporter/internal/render/attrs"
 	"github.com/curex/curex/exporter/internal/render/content"
 	"github.com/curex/curex/exporter/internal/render/i18n"
-	"github.com/curex/curex/exporter/internal/render/mathml"
 )
 
 // contentRenderer renders node attributes with the content package.
@@ -17,8 +15,8 @@ type contentRenderer struct {
 	images content.Images
 }
 
-func newContentRenderer(math *mathml.Converter, images content.Images, order attrs.Order) (*contentRenderer, error) {
-	return &contentRenderer{r: content.New(content.WithMath(math), content.WithOrder(order)), images: images}, nil
+func newContentRenderer(r *content.Converter, images content.Images) (*contentRenderer, error) {
+	return &contentRenderer{r: r, images: images}, nil
 }
 
 // node renders a node's attributes, on the page at path page, with labels

@@ -57,6 +57,10 @@ type Options struct {
 	// Math converts TeX to MathML (nil: a converter of the renderer's
 	// own).
 	Math *mathml.Converter
+	// Content, when set, is the run's converter of node content, which
+	// the formats share (render.Options.Content); nil makes one from Math
+	// and Order.
+	Content *content.Converter
 	// Identity is the publisher's identity (checked with its Check): New
 	// reads its logo, favicon and card image, RenderSite writes them under
 	// assets/. The pages take the rest from Site.Identity.
@@ -137,7 +141,7 @@ func New(o Options) (*Renderer, error) {
 // through the gate of local files (package localfile), and stops when
 // ctx is done.
 func NewContext(ctx context.Context, o Options) (*Renderer, error) {
-	cr, err := newContentRenderer(o.Math, o.Images, o.Order)
+	cr, err := newContentRenderer(content.Reuse(o.Content, content.WithMath(o.Math), content.WithOrder(o.Order)), o.Images)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/curex/curex/exporter/internal/diskcache"
 )
 
 //go:embed temml/temml.min.js
@@ -63,9 +65,12 @@ type Options struct {
 	// MaxInput is the longest expression converted, in bytes
 	// (DefaultMaxInput).
 	MaxInput int
-	// Store, when set, keeps Temml's output between runs: a conversion
-	// it holds costs no interpreter (the output is sanitized again).
-	Store Store
+	// Store, when set, keeps Temml's output between runs (the cache
+	// folder's math/, a diskcache.Store): a conversion it holds costs no
+	// interpreter (the output is sanitized again). Its Get and Put must be
+	// safe for concurrent use; a Put that fails costs only the next run a
+	// conversion, so it reports nothing.
+	Store diskcache.Cache
 }
 
 // Converter converts TeX to sanitized MathML. Its zero value is not
@@ -146,7 +151,7 @@ func (c *Converter) render(ctx context.Context, tex string, display bool) (strin
 	if c.opts.Store != nil {
 		sk = storeKey(c.code(), tex, display)
 		if raw, ok := c.opts.Store.Get(sk); ok {
-			return raw, nil
+			return string(raw), nil
 		}
 	}
 	e, err := c.engine(ctx)
@@ -156,7 +161,7 @@ func (c *Converter) render(ctx context.Context, tex string, display bool) (strin
 	raw, err := e.render(ctx, tex, display)
 	c.idle <- e
 	if err == nil && c.opts.Store != nil {
-		_ = c.opts.Store.Put(sk, raw) // a miss next run is all a failure costs
+		_ = c.opts.Store.Put(sk, []byte(raw)) // a miss next run is all a failure costs
 	}
 	return raw, err
 }

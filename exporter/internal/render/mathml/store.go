@@ -6,17 +6,6 @@ import (
 	"fmt"
 )
 
-// Store keeps Temml's output between runs (package mathcache is one, a
-// folder of the cache). Get and Put must be safe for concurrent use; a
-// Put that fails costs only the next run a conversion, so it reports
-// nothing.
-type Store interface {
-	// Get returns the output kept under key.
-	Get(key string) (string, bool)
-	// Put keeps output under key.
-	Put(key, output string) error
-}
-
 // storeVersion changes when what a Store keeps under a key changes
 // meaning (its recipe below, or what render returns).
 const storeVersion = "curex-mathml-store-1"

@@ -6,26 +6,26 @@ import (
 	"testing"
 )
 
-// mapStore is a Store in memory that counts its calls.
+// mapStore is a diskcache.Cache in memory that counts its calls.
 type mapStore struct {
 	mu         sync.Mutex
 	m          map[string]string
 	gets, puts int
 }
 
-func (s *mapStore) Get(k string) (string, bool) {
+func (s *mapStore) Get(k string) ([]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gets++
 	v, ok := s.m[k]
-	return v, ok
+	return []byte(v), ok
 }
 
-func (s *mapStore) Put(k, v string) error {
+func (s *mapStore) Put(k string, v []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.puts++
-	s.m[k] = v
+	s.m[k] = string(v)
 	return nil
 }
 

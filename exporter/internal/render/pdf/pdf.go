@@ -21,6 +21,7 @@ import (
 
 	"github.com/curex/curex/exporter/internal/chromium"
 	"github.com/curex/curex/exporter/internal/crash"
+	"github.com/curex/curex/exporter/internal/diskcache"
 	"github.com/curex/curex/exporter/internal/layout"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
@@ -68,7 +69,7 @@ type Renderer struct {
 	spooled map[string]bool
 	// prints keeps the PDFs printed, by handbook and options (nil
 	// without a cache folder); printed and reused count this run's.
-	prints          *printcache.Store
+	prints          *diskcache.Store
 	printed, reused atomic.Int64
 	printing        *errgroup.Group
 
