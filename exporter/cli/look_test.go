@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -91,8 +92,8 @@ func TestThemeInit(t *testing.T) {
 // TestAttributeOrderAndLabelSettings: issue 26 part 3, the rest of its
 // last line. attribute_order puts teacher_notes first (after the lead
 // text) and attribute_labels relabels it, in the website, its search
-// index, the handbook and the Markdown bundle alike; a bad value is a
-// usage error (exit 2) naming the setting as the user gave it.
+// index, the handbook, its PDF and the Markdown bundle alike; a bad value
+// is a usage error (exit 2) naming the setting as the user gave it.
 func TestAttributeOrderAndLabelSettings(t *testing.T) {
 	url := sandboxURL(t)
 	t.Setenv("CURRICULUM_API_TOKEN", "sandbox-riverbend-token")
@@ -113,7 +114,7 @@ func TestAttributeOrderAndLabelSettings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("CUREX_ATTRIBUTE_LABELS", tc.env)
 			out := filepath.Join(t.TempDir(), "site")
-			cfg := writeConfig(t, "base_url: "+url+"\noutput: "+out+"\nformats: [html, markdown, handbook]\ncurricula: [\"101\"]\nvariants: base\nlocales: [en]\nprogress: none\nrate_limit: 1000/1s\n"+tc.body)
+			cfg := writeConfig(t, "base_url: "+url+"\noutput: "+out+"\nformats: [html, markdown, handbook, pdf]\ncurricula: [\"101\"]\nvariants: base\nlocales: [en]\nprogress: none\nrate_limit: 1000/1s\n"+tc.body)
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), []string{"export", "--config", cfg, "--cache-dir", t.TempDir()}, &stdout, &stderr)
 			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
@@ -148,6 +149,13 @@ func TestAttributeOrderAndLabelSettings(t *testing.T) {
 					t.Errorf("%s: still says Teacher notes", f.name)
 				}
 			}
+			// The PDF prints the handbook with the same words (before,
+			// it printed the built-in ones).
+			if pdf := pdfText(t, filepath.Join(out, "algebra-1", "base", "en", "handbook.pdf")); pdf != "" {
+				if !strings.Contains(pdf, label) || strings.Contains(pdf, "Teacher notes") {
+					t.Errorf("the PDF does not label teacher_notes as the publisher does")
+				}
+			}
 			search, err := filepath.Glob(filepath.Join(out, "algebra-1", "base", "en", "search*"))
 			if err != nil || len(search) == 0 {
 				t.Fatalf("no search files (%v)", err)
@@ -163,4 +171,22 @@ func TestAttributeOrderAndLabelSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pdfText returns the text of the PDF at path as pdftotext reads it, ""
+// when pdftotext is missing (a failure with CUREX_REQUIRE_TOOLS=1).
+func pdfText(t *testing.T, path string) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CUREX_REQUIRE_TOOLS") == "1" {
+			t.Fatal("pdftotext is not on PATH and CUREX_REQUIRE_TOOLS=1 (Debian: poppler-utils)")
+		}
+		t.Log("pdftotext is not on PATH: the PDF's text is not checked")
+		return ""
+	}
+	out, err := exec.Command("pdftotext", "-q", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext %s: %v", path, err)
+	}
+	return string(out)
 }

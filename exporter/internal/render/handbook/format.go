@@ -19,11 +19,19 @@ type Format struct {
 // NewFormat returns the handbook format's renderer (see render.Format).
 // A theme it cannot read is an error naming setting.Theme.
 func NewFormat(ctx context.Context, o rendering.Options) (rendering.Renderer, error) {
-	r, err := NewContext(ctx, Options{ThemeDir: o.ThemeDir, Generator: o.Generator, Math: o.Math, Content: o.Content, Words: o.Words, Order: o.AttributeOrder})
+	r, err := NewContext(ctx, OptionsOf(o))
 	if err != nil {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	}
 	return &Format{r: r, opts: o}, nil
+}
+
+// OptionsOf returns the handbook options of a run: its theme, generator,
+// converters, words and attribute order. The handbook format and the PDF
+// (which prints a handbook) both take theirs from here, so that the
+// printed copy shows what the handbook shows.
+func OptionsOf(o rendering.Options) Options {
+	return Options{ThemeDir: o.ThemeDir, Generator: o.Generator, Math: o.Math, Content: o.Content, Words: o.Words, Order: o.AttributeOrder}
 }
 
 // Name implements rendering.Renderer.

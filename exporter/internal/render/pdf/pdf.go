@@ -93,7 +93,7 @@ type job struct {
 // any request is spent (an error naming setting.Formats), and opens the
 // cache of prints under o.CacheDir.
 func New(ctx context.Context, o render.Options) (render.Renderer, error) {
-	hb, err := handbook.NewContext(ctx, handbook.Options{ThemeDir: o.ThemeDir, Generator: o.Generator, Math: o.Math})
+	hb, err := handbook.NewContext(ctx, handbook.OptionsOf(o))
 	if err != nil {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	}
