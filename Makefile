@@ -29,6 +29,10 @@ GO_DIRS     := cmd exporter templates themes
 #   time on a loaded machine, the next 10 about 600 s; measured 2026-11-28).
 # BROWSER_PKGS run without -race too (test-browser): their time is Chromium's, which the detector
 # does not see, and the export they check is the shared one above.
+# RACE_FREE_PKGS run without -race (test-norace): renderers whose code starts no goroutine and
+# imports no synchronization (exporter/internal/lint's TestRaceFreePackagesShareNothing checks it),
+# so the detector has nothing of theirs to watch; the run that calls them concurrently is raced in
+# the exporter package. Under -race they took about 450 s of wall time (ci of 2026-11-28, loaded).
 # The record forms the spec allows (resource and plain objects) need no second run of the suites:
 # sandboxtest.New serves each test one of them by its name, about half the tests each
 # (CUREX_SANDBOX_RECORDS=plain or resource forces one).
@@ -37,6 +41,7 @@ OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)
 BROWSER_PKGS := ./exporter/internal/a11y/
+RACE_FREE_PKGS := ./exporter/internal/render/epub/ ./exporter/internal/render/cartridge/ ./exporter/internal/render/markdown/ ./exporter/internal/render/handbook/ ./exporter/internal/render/jsonbundle/
 PLAIN_TESTS := ^($(CHILD_TESTS)|$(OUTPUT_TESTS))$$
 # TEST_TMPDIR: where the tests make their temporary folders (TMPDIR): a RAM file system when the
 # machine has one. The suites create and delete tens of thousands of small files, which on an ext4
@@ -83,7 +88,7 @@ APT_PACKAGES += libxml2-utils
 APT_PACKAGES += unzip
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test test-steps test-race test-books test-plain test-browser test-gcs test-nightly test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test test-steps test-race test-books test-plain test-browser test-norace test-gcs test-nightly test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -125,7 +130,7 @@ test: lint tools
 
 # test-steps: make test's steps; with -j the race suite (the longest) starts as soon as
 # release-check has built dist/, and the others run beside it.
-test-steps: release-check test-race docs test-books validate test-plain test-browser test-gcs test-nightly test-fuzz
+test-steps: release-check test-race docs test-books validate test-plain test-browser test-norace test-gcs test-nightly test-fuzz
 
 # BOOK_TESTS: the EPUB tests that drive slow programs on four sample books (Latin, Arabic, Japanese,
 # computer science): DAISY Ace (about 45 s a book, the four at once) and Calibre's ebook-convert.
@@ -133,7 +138,7 @@ test-steps: release-check test-race docs test-books validate test-plain test-bro
 BOOK_TESTS  := ^(TestAce|TestCalibre)$$
 
 test-race: release-check
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_VERSITYGW=$(VERSITYGW) $(TIMED) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(BROWSER_PKGS))")
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_VERSITYGW=$(VERSITYGW) $(TIMED) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(BROWSER_PKGS) $(RACE_FREE_PKGS))")
 
 ## test-books: DAISY Ace (zero violations) and Calibre on one sample book per script and kind of content
 test-books:
@@ -147,6 +152,10 @@ test-plain:
 ## test-browser: the accessibility checks (axe-core in Chromium) of the website, without -race
 test-browser:
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_AXE_JS=$(CURDIR)/$(AXE) $(TIMED) $(GO) test -count=1 -timeout 20m $(BROWSER_PKGS)
+
+## test-norace: the tests of RACE_FREE_PKGS, without -race (the book tests aside: test-books)
+test-norace:
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(TIMED) $(GO) test -count=1 -timeout 20m -skip '$(BOOK_TESTS)' $(RACE_FREE_PKGS)
 
 test-gcs:
 	$(TESTENV) $(GO) test -tags gcs -count=1 -run 'URL|GS|Scheme' ./exporter/internal/publish/
