@@ -26,7 +26,11 @@ GO_DIRS     := cmd exporter templates themes
 #   TestExportToMemoryFileSystem (a first and a reusing run), TestFaultMatrix,
 #   TestExportUnderFaultsAndTightLimits and the shared sample export run under -race, and the
 #   detector made them 5 to 10 times slower (the first 10 were about 1,100 s of the race suite's wall
-#   time on a loaded machine, the next 10 about 600 s; measured 2026-11-28).
+#   time on a loaded machine, the next 10 about 600 s; measured 2026-11-28);
+# - the website tests that render the whole sample site once more with other settings (sitemap,
+#   links, identity, themes, drafts, the identity golden) and the unpublished-nodes export: 12
+#   tests, about 370 s of the race suite on an idle machine (27 to 52 s each), whose concurrency
+#   (the website's page workers) TestDeterministic and the exporter's race tests keep watching.
 # BROWSER_PKGS run without -race too (test-browser): their time is Chromium's, which the detector
 # does not see, and the export they check is the shared one above.
 # RACE_FREE_PKGS run without -race (test-norace): renderers whose code starts no goroutine and
@@ -39,7 +43,9 @@ GO_DIRS     := cmd exporter templates themes
 CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
-OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)
+OUTPUT_SITE  := TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
+OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)
+PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/
 BROWSER_PKGS := ./exporter/internal/a11y/
 RACE_FREE_PKGS := ./exporter/internal/render/epub/ ./exporter/internal/render/cartridge/ ./exporter/internal/render/markdown/ ./exporter/internal/render/handbook/ ./exporter/internal/render/jsonbundle/
 PLAIN_TESTS := ^($(CHILD_TESTS)|$(OUTPUT_TESTS))$$
@@ -145,9 +151,9 @@ test-books:
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_ACE=$(CURDIR)/$(ACE) $(TIMED) $(GO) test -count=1 -timeout 15m -run '$(BOOK_TESTS)' -v ./exporter/internal/render/epub/
 
 test-plain:
-	@want=$(words $(subst |, ,$(CHILD_TESTS)|$(OUTPUT_TESTS))); n=$$($(GO) test -list '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/ | grep -c '^Test'); \
+	@want=$(words $(subst |, ,$(CHILD_TESTS)|$(OUTPUT_TESTS))); n=$$($(GO) test -list '$(PLAIN_TESTS)' $(PLAIN_PKGS) | grep -c '^Test'); \
 	if [ "$$n" != "$$want" ]; then echo "PLAIN_TESTS names $$want tests, $$n exist: was one renamed?"; exit 1; fi
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(TIMED) $(GO) test -count=1 -timeout 20m -run '$(PLAIN_TESTS)' ./exporter/ ./exporter/cli/
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(TIMED) $(GO) test -count=1 -timeout 20m -run '$(PLAIN_TESTS)' $(PLAIN_PKGS)
 
 ## test-browser: the accessibility checks (axe-core in Chromium) of the website, without -race
 test-browser:
