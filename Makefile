@@ -30,7 +30,14 @@ GO_DIRS     := cmd exporter templates themes
 # - the website tests that render the whole sample site once more with other settings (sitemap,
 #   links, identity, themes, drafts, the identity golden) and the unpublished-nodes export: 12
 #   tests, about 370 s of the race suite on an idle machine (27 to 52 s each), whose concurrency
-#   (the website's page workers) TestDeterministic and the exporter's race tests keep watching.
+#   (the website's page workers) TestDeterministic and the exporter's race tests keep watching;
+# - OUTPUT_MORE: 19 more of the same kind (each format alone, images, math, the bucket and the demo's
+#   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
+#   (9ad68b7, a loaded machine, 10 to 49 s each);
+# - COMPUTE_TESTS: tests of one goroutine that drive Temml in goja or chroma over adversarial, large or
+#   every-lexer inputs (about 280 s under -race, TestAdversarial alone 134 s): the detector has no
+#   second goroutine to watch there, and the converters' concurrency is raced in TestConvertConcurrent
+#   (mathml) and TestConcurrent (content).
 # BROWSER_PKGS run without -race too (test-browser): their time is Chromium's, which the detector
 # does not see, and the export they check is the shared one above.
 # RACE_FREE_PKGS run without -race (test-norace): renderers whose code starts no goroutine and
@@ -44,11 +51,13 @@ CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
 OUTPUT_SITE  := TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
-OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)
-PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/
+OUTPUT_MORE  := TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
+OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)
+COMPUTE_TESTS := TestAdversarial|TestBudgetKeepsOutput|TestBudgetErrorCached|TestConvertDeepNesting|TestMathOverBudget|TestLargeInputs|TestHighlightHasNoWallClockTimeout|TestValidHighlightAcceptsEveryLexer
+PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/ ./exporter/internal/render/mathml/ ./exporter/internal/render/content/
 BROWSER_PKGS := ./exporter/internal/a11y/
 RACE_FREE_PKGS := ./exporter/internal/render/epub/ ./exporter/internal/render/cartridge/ ./exporter/internal/render/markdown/ ./exporter/internal/render/handbook/ ./exporter/internal/render/jsonbundle/
-PLAIN_TESTS := ^($(CHILD_TESTS)|$(OUTPUT_TESTS))$$
+PLAIN_TESTS := ^($(CHILD_TESTS)|$(OUTPUT_TESTS)|$(COMPUTE_TESTS))$$
 # TEST_TMPDIR: where the tests make their temporary folders (TMPDIR): a RAM file system when the
 # machine has one. The suites create and delete tens of thousands of small files, which on an ext4
 # disk cost more than the work itself (TestFaultMatrix: 34 s on /tmp, 15 s on /dev/shm).
@@ -151,8 +160,11 @@ test-books:
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_ACE=$(CURDIR)/$(ACE) $(TIMED) $(GO) test -count=1 -timeout 15m -run '$(BOOK_TESTS)' -v ./exporter/internal/render/epub/
 
 test-plain:
-	@want=$(words $(subst |, ,$(CHILD_TESTS)|$(OUTPUT_TESTS))); n=$$($(GO) test -list '$(PLAIN_TESTS)' $(PLAIN_PKGS) | grep -c '^Test'); \
-	if [ "$$n" != "$$want" ]; then echo "PLAIN_TESTS names $$want tests, $$n exist: was one renamed?"; exit 1; fi
+	@want=$(words $(subst |, ,$(CHILD_TESTS)|$(OUTPUT_TESTS)|$(COMPUTE_TESTS))); n=$$($(GO) test -list '$(PLAIN_TESTS)' $(PLAIN_PKGS) | grep -c '^Test'); \
+	if [ "$$n" != "$$want" ]; then echo "PLAIN_TESTS names $$want tests, $$n exist in PLAIN_PKGS: was one renamed or moved?"; exit 1; fi; \
+	all=$$(grep -rHoE '^func Test[A-Za-z0-9_]+[(]' --include='*_test.go' $(GO_DIRS) | grep -vE '^($(subst $() ,|,$(strip $(patsubst ./%,%,$(BROWSER_PKGS) $(RACE_FREE_PKGS)))))[^/]*:' \
+	  | sed 's/^.*:func //; s/[(]$$//' | grep -cE '$(PLAIN_TESTS)'); \
+	if [ "$$all" != "$$want" ]; then echo "PLAIN_TESTS matches $$all tests of the race suite's packages, $$want in PLAIN_PKGS: the race suite skips the others, and nothing runs them"; exit 1; fi
 	$(TESTENV) CUREX_REQUIRE_TOOLS=1 $(TIMED) $(GO) test -count=1 -timeout 20m -run '$(PLAIN_TESTS)' $(PLAIN_PKGS)
 
 ## test-browser: the accessibility checks (axe-core in Chromium) of the website, without -race
