@@ -23,7 +23,7 @@ GO_DIRS     := cmd exporter templates themes
 #   history, build from the cache, incremental reuse, every format, hidden attributes, math and PDF
 #   budgets, content images, print assets, hostile content, planted files, the token in logs, exit
 #   codes, the demo): each runs whole exports through the same concurrent paths that
-#   TestExportToMemoryFileSystem (a first and a reusing run), TestFaultMatrix,
+#   TestExportToMemoryFileSystem (a first and a reusing run), TestFaultMatrixUnderRace,
 #   TestExportUnderFaultsAndTightLimits and the shared sample export run under -race, and the
 #   detector made them 5 to 10 times slower (the first 10 were about 1,100 s of the race suite's wall
 #   time on a loaded machine, the next 10 about 600 s; measured 2026-11-28);
@@ -33,7 +33,8 @@ GO_DIRS     := cmd exporter templates themes
 #   (the website's page workers) TestDeterministic and the exporter's race tests keep watching;
 # - OUTPUT_MORE: 19 more of the same kind (each format alone, images, math, the bucket and the demo's
 #   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
-#   (9ad68b7, a loaded machine, 10 to 49 s each);
+#   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
+#   9 rows where the fault meets the run's concurrency TestFaultMatrixUnderRace runs under -race;
 # - COMPUTE_TESTS: tests of one goroutine that drive Temml in goja or chroma over adversarial, large or
 #   every-lexer inputs (about 280 s under -race, TestAdversarial alone 134 s): the detector has no
 #   second goroutine to watch there, and the converters' concurrency is raced in TestConvertConcurrent
@@ -51,7 +52,7 @@ CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
 OUTPUT_SITE  := TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
-OUTPUT_MORE  := TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
+OUTPUT_MORE  := TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)
 COMPUTE_TESTS := TestAdversarial|TestBudgetKeepsOutput|TestBudgetErrorCached|TestConvertDeepNesting|TestMathOverBudget|TestLargeInputs|TestHighlightHasNoWallClockTimeout|TestValidHighlightAcceptsEveryLexer
 PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/ ./exporter/internal/render/mathml/ ./exporter/internal/render/content/
@@ -272,7 +273,7 @@ bench-hugo: build
 soak:
 	CUREX_KILL_RUNS=$${CUREX_KILL_RUNS:-200} CUREX_KILL_SEED=$${CUREX_KILL_SEED:-$$(date +%s)} \
 	  $(GO) test ./exporter/cli/ -run '^TestKilledExportsNeverMixOutputs$$' -count=1 -v -timeout 2h
-	$(GO) test -race ./exporter/ -run 'TestFaultMatrix|TestIncrementalExport|TestHostileContent' -count=20 -timeout 3h
+	$(GO) test -race ./exporter/ -run '^(TestFaultMatrix|TestIncrementalExport|TestHostileContent)$$' -count=20 -timeout 3h
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s)
 fuzz:

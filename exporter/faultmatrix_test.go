@@ -21,6 +21,7 @@ import (
 	"github.com/curex/curex/exporter/internal/fetch"
 	"github.com/curex/curex/exporter/internal/output"
 	"github.com/curex/curex/exporter/internal/pacer"
+	"github.com/curex/curex/exporter/internal/race"
 	"github.com/curex/curex/exporter/internal/render/jsonbundle/treeschema"
 	"github.com/curex/curex/exporter/ratelimit"
 	"github.com/curex/curex/exporter/sandbox"
@@ -274,6 +275,12 @@ type faultRow struct {
 	changed bool
 	// check adds the row's own assertions.
 	check func(t *testing.T, r *matrixResult)
+	// raced: the row's fault meets the run's concurrency (workers that
+	// retry, wait on a shared limiter, read cut or slow bodies, or stop
+	// together), so TestFaultMatrixUnderRace runs it with the race
+	// detector. The other rows check how one body or one answer is read,
+	// which one goroutine does.
+	raced bool
 }
 
 // regexpClock starts, once and outside any bubble, the clock goroutine of
@@ -296,7 +303,37 @@ func startRegexpClock() {
 }
 
 // TestFaultMatrix runs the fault matrix; see the table in docs/reliability.md.
+//
+// make test runs it without the race detector (PLAIN_TESTS in the
+// Makefile), where all its rows cost about as much as the raced ones
+// under the detector; TestFaultMatrixUnderRace runs those. make soak runs
+// every row with -race, twenty times.
 func TestFaultMatrix(t *testing.T) {
+	runFaultMatrix(t, faultRows())
+}
+
+// TestFaultMatrixUnderRace runs the rows of TestFaultMatrix whose faults
+// meet the run's concurrency (faultRow.raced), with the race detector;
+// without it, TestFaultMatrix runs them.
+func TestFaultMatrixUnderRace(t *testing.T) {
+	if !race.Enabled {
+		t.Skip("TestFaultMatrix runs these rows without -race; this is their run under the detector")
+	}
+	var rows []faultRow
+	for _, row := range faultRows() {
+		if row.raced {
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) < 8 {
+		t.Fatalf("%d raced rows, want at least 8", len(rows))
+	}
+	runFaultMatrix(t, rows)
+}
+
+// runFaultMatrix runs rows, each in a synctest bubble, from one previous
+// output of the sample.
+func runFaultMatrix(t *testing.T, rows []faultRow) {
 	startRegexpClock()
 	// The rows on the sample dataset all start from the same previous
 	// output: export it once, outside the bubbles, and give each row a
@@ -308,7 +345,7 @@ func TestFaultMatrix(t *testing.T) {
 	}
 	sample := filepath.Join(t.TempDir(), "out")
 	exportPrevious(t, faultBase(true, token, sample), ds)
-	for _, row := range faultRows() {
+	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
 			synctest.Test(t, func(t *testing.T) { runFaultRow(t, row, sample) })
@@ -608,7 +645,8 @@ func faultRows() []faultRow {
 	}
 	return []faultRow{
 		{
-			name: "5xx bursts",
+			name:  "5xx bursts",
+			raced: true,
 			arrange: func(e *matrixEnv) {
 				e.faultsOn(nil, 2, "500=0.25,502=0.25,503=0.25,504=0.25")
 			},
@@ -636,9 +674,10 @@ func faultRows() []faultRow {
 			exit:    exitOK,
 		},
 		{
-			name: "429 with Retry-After",
-			opts: sandbox.Options{Limits: mustLimits("10/1m")},
-			exit: exitOK,
+			name:  "429 with Retry-After",
+			raced: true,
+			opts:  sandbox.Options{Limits: mustLimits("10/1m")},
+			exit:  exitOK,
 			check: func(t *testing.T, r *matrixResult) {
 				stats(t, r, "429", r.sum.Stats.RateLimited)
 			},
@@ -654,11 +693,13 @@ func faultRows() []faultRow {
 		},
 		{
 			name:    "429 from another client of the organization",
+			raced:   true,
 			arrange: func(e *matrixEnv) { e.faultsOn(anyResolved, 1, "429=1:3s") },
 			exit:    exitOK,
 		},
 		{
 			name:    "connections cut mid-body",
+			raced:   true,
 			arrange: func(e *matrixEnv) { e.faultsOn(nil, 2, "cut=1") },
 			exit:    exitOK,
 			check: func(t *testing.T, r *matrixResult) {
@@ -672,6 +713,7 @@ func faultRows() []faultRow {
 		},
 		{
 			name:    "slow bodies past the timeout",
+			raced:   true,
 			arrange: func(e *matrixEnv) { e.faultsOn(anyResolved, 1, "slow=1:90s") },
 			exit:    exitOK,
 			check:   atLeast(time.Minute),
@@ -682,7 +724,8 @@ func faultRows() []faultRow {
 			exit:    exitPartial, msg: "attempt timed out after 1m0s",
 		},
 		{
-			name: "401 in the middle of a run",
+			name:  "401 in the middle of a run",
+			raced: true,
 			arrange: func(e *matrixEnv) {
 				e.progress = &progressFunc{treeDone: func(n int) {
 					if n == 5 {
@@ -700,7 +743,8 @@ func faultRows() []faultRow {
 			exit: exitPartial, msg: `403 forbidden: token has no access to curriculum "curriculum_201"`,
 		},
 		{
-			name: "403 on one curriculum during discovery",
+			name:  "403 on one curriculum during discovery",
+			raced: true,
 			arrange: func(e *matrixEnv) {
 				var once sync.Once
 				e.wrap(func(next http.Handler) http.Handler {
@@ -733,6 +777,7 @@ func faultRows() []faultRow {
 		},
 		{
 			name:    "invalid JSON with 200 on one tree",
+			raced:   true,
 			arrange: func(e *matrixEnv) { e.faultsOn(oneTree, 0, "invalid-json=1") },
 			exit:    exitPartial, msg: "response is not the JSON expected",
 			check: notRetried,
@@ -891,9 +936,10 @@ func faultRows() []faultRow {
 			exit: exitPartial, msg: "title: got object, want a string",
 		},
 		{
-			name: "every record a plain object, fields at the top",
-			opts: sandbox.Options{Records: sandbox.RecordsPlain},
-			exit: exitOK, changed: true, // the ETags differ with the bodies
+			name:  "every record a plain object, fields at the top",
+			raced: true,
+			opts:  sandbox.Options{Records: sandbox.RecordsPlain},
+			exit:  exitOK, changed: true, // the ETags differ with the bodies
 			check: func(t *testing.T, r *matrixResult) {
 				for p, b := range r.before {
 					a, ok := r.after[p]
