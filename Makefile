@@ -104,7 +104,7 @@ APT_PACKAGES += libxml2-utils
 APT_PACKAGES += unzip
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test test-steps test-race test-books test-plain test-browser test-norace test-gcs test-nightly test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
+.PHONY: all build deps tools lint check test test-steps test-race test-release test-books test-plain test-browser test-norace test-gcs test-nightly test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -133,28 +133,37 @@ check: lint
 	$(TESTENV) $(GO) test -short ./...
 
 # TEST_JOBS: how many of make test's steps run at once (make -j). The steps are independent but
-# for the race suite, which needs release-check's dist/; most are single-threaded for long
+# for test-release, which needs release-check's dist/; most are single-threaded for long
 # stretches (Chromium, Java, Python, linking, one package's tests left at the end), so two at a
 # time keep both cores of a CI runner busy instead of one (docs: CONTRIBUTING.md). The output of
 # each step is printed whole when it ends (make -O). TEST_JOBS=1 runs them one after another.
 TEST_JOBS   ?= 2
 
 ## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the tests of child processes and of output bytes without it, the nightly exports and every fuzz target briefly
-test: lint tools
+# lint (CPU) and tools (mostly downloads) run side by side.
+test:
+	$(MAKE) -j$(TEST_JOBS) -Otarget lint tools
 	$(GO) mod verify
 	$(MAKE) -j$(TEST_JOBS) -Otarget test-steps
 
-# test-steps: make test's steps; with -j the race suite (the longest) starts as soon as
-# release-check has built dist/, and the others run beside it.
-test-steps: release-check test-race docs test-books validate test-plain test-browser test-norace test-gcs test-nightly test-fuzz
+# test-steps: make test's steps; with -j the race suite (the longest) starts first, and the
+# others run beside it.
+test-steps: test-race test-release docs test-books validate test-plain test-browser test-norace test-gcs test-nightly test-fuzz
 
 # BOOK_TESTS: the EPUB tests that drive slow programs on four sample books (Latin, Arabic, Japanese,
 # computer science): DAISY Ace (about 45 s a book, the four at once) and Calibre's ebook-convert.
 # They run in their own step, test-books, beside the others, not in the race suite.
 BOOK_TESTS  := ^(TestAce|TestCalibre)$$
 
-test-race: release-check
-	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist CUREX_VERSITYGW=$(VERSITYGW) $(TIMED) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(BROWSER_PKGS) $(RACE_FREE_PKGS))")
+test-race:
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_VERSITYGW=$(VERSITYGW) $(TIMED) $(GO) test -race -count=1 -timeout 30m -skip '$(BOOK_TESTS)|$(PLAIN_TESTS)' $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(BROWSER_PKGS) $(RACE_FREE_PKGS) $(RELEASE_PKGS))")
+
+## test-release: build the snapshot release (release-check), then run the GitHub Action's and the GitLab job's steps against it
+# RELEASE_PKGS hold tests only (they drive the release's archive and scripts), so they run without
+# -race, once the snapshot is built, while the race suite is already at work.
+RELEASE_PKGS := ./exporter/internal/release/
+test-release: release-check
+	$(TESTENV) CUREX_REQUIRE_TOOLS=1 CUREX_RELEASE_DIST=$(CURDIR)/dist $(TIMED) $(GO) test -count=1 -timeout 20m $(RELEASE_PKGS)
 
 ## test-books: DAISY Ace (zero violations) and Calibre on one sample book per script and kind of content
 test-books:
@@ -229,14 +238,15 @@ $(VNU):
 	mkdir -p $(TOOLS)
 	npm install --no-audit --no-fund --prefix $(TOOLS) vnu-jar@$(VNU_VERSION)
 
-$(ACE):
+# The npm installs share $(TOOLS) (its package.json and lock): one at a time, also under make -j.
+$(ACE): | $(AXE)
 	mkdir -p $(TOOLS)
 	PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --ignore-scripts --prefix $(TOOLS) @daisy/ace@$(ACE_VERSION)
 
 $(VERSITYGW):
 	$(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
-$(AXE):
+$(AXE): | $(VNU)
 	mkdir -p $(TOOLS)
 	npm install --no-audit --no-fund --prefix $(TOOLS) axe-core@$(AXE_VERSION)
 
