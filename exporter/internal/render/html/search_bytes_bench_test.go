@@ -1,6 +1,8 @@
 package html
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -119,19 +121,21 @@ func BenchmarkSearchBytes(b *testing.B) {
 				for b.Loop() {
 					got = searchOnce(b, br, u, q.text)
 				}
-				size := 0
+				size, zipped := 0, 0
 				for _, s := range got.Scripts {
 					p, err := url.Parse(s)
 					if err != nil {
 						b.Fatal(err)
 					}
-					st, err := os.Stat(p.Path)
+					data, err := os.ReadFile(p.Path)
 					if err != nil {
 						b.Fatal(err)
 					}
-					size += int(st.Size())
+					size += len(data)
+					zipped += gzipSize(b, data)
 				}
 				b.ReportMetric(float64(size)/1000, "kB/query")
+				b.ReportMetric(float64(zipped)/1000, "kB-gzip/query")
 				b.ReportMetric(float64(len(got.Scripts)), "scripts/query")
 				b.ReportMetric(float64(got.Results), "results")
 				if got.First > 0 {
@@ -140,6 +144,25 @@ func BenchmarkSearchBytes(b *testing.B) {
 			})
 		}
 	}
+}
+
+// gzipSize is the size of data gzip-compressed as curex publish --gzip
+// stores a script (best compression): what a reader of a site published
+// that way downloads.
+func gzipSize(tb testing.TB, data []byte) int {
+	tb.Helper()
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := zw.Write(data); err != nil {
+		tb.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Len()
 }
 
 // typo is w with its last two letters swapped (one edit).
