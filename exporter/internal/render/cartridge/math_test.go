@@ -38,9 +38,13 @@ func TestMathFontWhenMath(t *testing.T) {
 			if strings.Contains(string(a.files[PagesDir+"l2.html"]), MathStyleFile) {
 				t.Error("the page without math links math.css")
 			}
+			if page := string(a.files[PagesDir+"l1.html"]); tt.math && !strings.Contains(page, `class="tml-pl-0 tml-pr-`) {
+				t.Errorf("the columns lost their spacing (no tml-pl-0 class): %s", page)
+			}
 			css := string(a.files[MathStyleFile])
 			for _, rule := range []string{
 				`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
+				`mtd.tml-pl-0 { padding-left: 0; }`,
 				`src: url("latinmodern-math.woff2") format("woff2");`,
 			} {
 				if got := strings.Contains(css, rule); got != tt.math {

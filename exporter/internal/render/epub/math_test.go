@@ -36,9 +36,13 @@ func TestMathFontWhenMath(t *testing.T) {
 			if got := strings.Contains(opf, `<item id="mathfont" href="fonts/latinmodern-math.woff2" media-type="font/woff2"/>`); got != tt.math {
 				t.Errorf("package document declares the font: %v, want %v", got, tt.math)
 			}
+			if page := string(files["EPUB/text/p1.xhtml"]); tt.name == "aligned" && !strings.Contains(page, `<mtd columnalign="right" class="tml-pl-0 tml-pr-0">`) {
+				t.Errorf("the columns of aligned lost their spacing: %s", page)
+			}
 			css := string(files["EPUB/"+styleName])
 			for _, rule := range []string{
 				`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
+				`mtd.tml-pl-0 { padding-left: 0; }`,
 				`src: url("../fonts/latinmodern-math.woff2") format("woff2");`,
 			} {
 				if got := strings.Contains(css, rule); got != tt.math {

@@ -28,8 +28,12 @@ func TestMathStyleWhenMath(t *testing.T) {
 			if got := strings.Contains(doc, "<math"); got != tt.math {
 				t.Fatalf("holds math: %v, want %v", got, tt.math)
 			}
+			if tt.math && !strings.Contains(doc, `columnalign="left" class="tml-pl-0 tml-pr-0">`) {
+				t.Error("the columns lost their spacing (no tml-pl-0 class)")
+			}
 			for _, rule := range []string{
 				`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
+				`mtd.tml-pl-0 { padding-left: 0; }`,
 				`font-family: "Latin Modern Math";`,
 				`src: url("` + mathstyle.DataURL() + `") format("woff2");`,
 			} {
