@@ -15,7 +15,8 @@ import (
 // math: columns of aligned, cases and array were left-aligned in Chromium
 // and formulas were set in whatever font the browser had. Every page that
 // holds math links math.css (package mathstyle: the -webkit- alignment
-// rules and the @font-face of Latin Modern Math), whose font is an asset
+// rules, the columns' spacing, formulas at 1.21em and the @font-face of
+// Latin Modern Math), whose font is an asset
 // with its content hash in its name; no page without math links it, so
 // only pages with math load the font.
 func TestMathStyleOnMathPages(t *testing.T) {
@@ -55,6 +56,7 @@ func TestMathStyleOnMathPages(t *testing.T) {
 		`mtd[columnalign="left"] { text-align: left; text-align: -webkit-left; }`,
 		`math { font-family: "Latin Modern Math", math; }`,
 		`mtd.tml-pl-0 { padding-left: 0; }`, `mtd.tml-pl-array { padding-left: 5.9776pt; }`,
+		`math { font-size: 1.21em; }`,
 	} {
 		if !strings.Contains(css, want) {
 			t.Errorf("%s lacks %s", sheet, want)

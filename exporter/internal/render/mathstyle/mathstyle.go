@@ -35,6 +35,9 @@ func DataURL() string {
 // rules are the style rules of math, after the @font-face; the spacing
 // of table cells (spacing) follows them.
 const rules = `math { font-family: "` + FontFamily + `", math; }
+/* Formulas at the size KaTeX sets them: Latin Modern Math's letters are
+   light and small beside a text font's at the same size. */
+math { font-size: 1.21em; }
 /* Columns of aligned, cases and array keep Temml's alignment (columnalign):
    Chromium ignores text-align: right on an mtd and needs its -webkit- value
    (as Temml's temml.css says), which other engines ignore in turn. */

@@ -16,6 +16,7 @@ func TestCSS(t *testing.T) {
 		{"with font", "latinmodern-math.0123abcd.woff2", []string{
 			"@font-face {", `font-family: "Latin Modern Math";`, `src: url("latinmodern-math.0123abcd.woff2") format("woff2");`,
 			`math { font-family: "Latin Modern Math", math; }`,
+			`math { font-size: 1.21em; }`,
 			`mtd[columnalign="left"] { text-align: left; text-align: -webkit-left; }`,
 			`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
 			`mtd[columnalign="center"] { text-align: center; text-align: -webkit-center; }`,
