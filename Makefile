@@ -100,6 +100,8 @@ APT_PACKAGES := linkchecker chromium poppler-utils fonts-noto-cjk mkdocs
 APT_PACKAGES += epubcheck calibre
 # libxml2-utils: xmllint, which validates the cartridges against the official IMS schemas.
 APT_PACKAGES += libxml2-utils
+# python3-lxml: .ci/schematron.py applies the Schematron rules the IMS schemas embed (ISO Schematron).
+APT_PACKAGES += python3-lxml
 # unzip: make validate opens the sample books and cartridges for the Nu checker.
 APT_PACKAGES += unzip
 SITE        ?= /tmp/curex-validate-site

@@ -11,9 +11,10 @@ import (
 // TestMathFontWhenMath is issue 25's reproduction of the cartridge's
 // math: columns of aligned, cases and array were centred (no rule) and
 // formulas set in the browser's default font. A cartridge that holds math
-// carries math.css (package mathstyle) and the font, in a resource of
-// their own that the pages with math depend on and link; a cartridge
-// without math carries neither.
+// carries math.css (package mathstyle: formulas at 1.21em, columns
+// aligned and spaced as Temml sets them, its classes on the cells) and
+// the font, in a resource of their own that the pages with math depend
+// on and link; a cartridge without math carries neither.
 func TestMathFontWhenMath(t *testing.T) {
 	tests := []struct {
 		name, desc string
@@ -38,9 +39,14 @@ func TestMathFontWhenMath(t *testing.T) {
 			if strings.Contains(string(a.files[PagesDir+"l2.html"]), MathStyleFile) {
 				t.Error("the page without math links math.css")
 			}
+			if page := string(a.files[PagesDir+"l1.html"]); tt.math && !strings.Contains(page, `class="tml-pl-0 tml-pr-`) {
+				t.Errorf("the columns lost their spacing (no tml-pl-0 class): %s", page)
+			}
 			css := string(a.files[MathStyleFile])
 			for _, rule := range []string{
 				`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
+				`mtd.tml-pl-0 { padding-left: 0; }`,
+				`math { font-size: 1.21em; }`,
 				`src: url("latinmodern-math.woff2") format("woff2");`,
 			} {
 				if got := strings.Contains(css, rule); got != tt.math {

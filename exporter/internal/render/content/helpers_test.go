@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 	"github.com/curex/curex/exporter/sandbox/dataset"
 )
 
@@ -155,6 +156,15 @@ func treeProblem(s string) string {
 				return "tree has an annotation that is not TeX"
 			}
 			for _, a := range n.Attr {
+				if a.Key == "class" && a.Namespace == "" {
+					// Only the classes the math style sheet styles.
+					for _, c := range strings.Fields(a.Val) {
+						if !mathstyle.Styles(n.Data, c) {
+							return "tree has class " + c + " on MathML <" + n.Data + ">"
+						}
+					}
+					continue
+				}
 				if !mathAttrs[a.Key] || a.Namespace != "" {
 					return "tree has forbidden attribute " + a.Key + " on MathML <" + n.Data + ">"
 				}

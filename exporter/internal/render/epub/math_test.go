@@ -12,7 +12,9 @@ import (
 // columns of aligned, cases and array were centred (no rule) and formulas
 // set in the reader's default font. A book that holds math carries the
 // math font, declared in its package document, and package mathstyle's
-// rules in its style sheet; a book without math carries neither.
+// rules in its style sheet (formulas at 1.21em, columns aligned and
+// spaced as Temml sets them, its classes on the cells); a book without
+// math carries neither.
 func TestMathFontWhenMath(t *testing.T) {
 	tests := []struct {
 		name, desc string
@@ -36,9 +38,14 @@ func TestMathFontWhenMath(t *testing.T) {
 			if got := strings.Contains(opf, `<item id="mathfont" href="fonts/latinmodern-math.woff2" media-type="font/woff2"/>`); got != tt.math {
 				t.Errorf("package document declares the font: %v, want %v", got, tt.math)
 			}
+			if page := string(files["EPUB/text/p1.xhtml"]); tt.name == "aligned" && !strings.Contains(page, `<mtd columnalign="right" class="tml-pl-0 tml-pr-0">`) {
+				t.Errorf("the columns of aligned lost their spacing: %s", page)
+			}
 			css := string(files["EPUB/"+styleName])
 			for _, rule := range []string{
 				`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
+				`mtd.tml-pl-0 { padding-left: 0; }`,
+				`math { font-size: 1.21em; }`,
 				`src: url("../fonts/latinmodern-math.woff2") format("woff2");`,
 			} {
 				if got := strings.Contains(css, rule); got != tt.math {

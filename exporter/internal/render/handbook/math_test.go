@@ -9,8 +9,9 @@ import (
 
 // TestMathStyleWhenMath is issue 25's reproduction of the handbook's (and
 // so the PDF's) math: a handbook that holds math carries package
-// mathstyle's rules (the columns of aligned, cases and array aligned as
-// Temml says, in Chromium too) and the math font inline, so the file
+// mathstyle's rules (the columns of aligned, cases and array aligned and
+// spaced as Temml says, in Chromium too; formulas at 1.21em) and the math
+// font inline, so the file
 // still stands alone; a handbook without math carries neither.
 func TestMathStyleWhenMath(t *testing.T) {
 	r := newRenderer(t, Options{})
@@ -28,8 +29,13 @@ func TestMathStyleWhenMath(t *testing.T) {
 			if got := strings.Contains(doc, "<math"); got != tt.math {
 				t.Fatalf("holds math: %v, want %v", got, tt.math)
 			}
+			if tt.math && !strings.Contains(doc, `columnalign="left" class="tml-pl-0 tml-pr-0">`) {
+				t.Error("the columns lost their spacing (no tml-pl-0 class)")
+			}
 			for _, rule := range []string{
 				`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
+				`mtd.tml-pl-0 { padding-left: 0; }`,
+				`math { font-size: 1.21em; }`,
 				`font-family: "Latin Modern Math";`,
 				`src: url("` + mathstyle.DataURL() + `") format("woff2");`,
 			} {

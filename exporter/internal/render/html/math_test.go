@@ -15,13 +15,14 @@ import (
 // math: columns of aligned, cases and array were left-aligned in Chromium
 // and formulas were set in whatever font the browser had. Every page that
 // holds math links math.css (package mathstyle: the -webkit- alignment
-// rules and the @font-face of Latin Modern Math), whose font is an asset
+// rules, the columns' spacing, formulas at 1.21em and the @font-face of
+// Latin Modern Math), whose font is an asset
 // with its content hash in its name; no page without math links it, so
 // only pages with math load the font.
 func TestMathStyleOnMathPages(t *testing.T) {
 	_, w := rendered(t)
 	link := regexp.MustCompile(`<link rel="stylesheet" href="([^"]*assets/math\.[0-9a-f]{8}\.css)">`)
-	withMath := 0
+	withMath, aligned := 0, 0
 	var sheet string
 	for _, name := range w.names() {
 		if path.Ext(name) != ".html" {
@@ -38,16 +39,24 @@ func TestMathStyleOnMathPages(t *testing.T) {
 		case holds:
 			withMath++
 			sheet = path.Clean(path.Join(path.Dir(name), m[1]))
+			if strings.Contains(page, `<mtd columnalign="right" class="tml-pl-0 tml-pr-0">`) {
+				aligned++
+			}
 		}
 	}
 	if withMath == 0 {
 		t.Fatal("no page of the sample holds math")
+	}
+	if aligned == 0 {
+		t.Error("no page keeps the spacing of aligned's columns (class tml-pl-0 tml-pr-0)")
 	}
 	css := string(w.files[sheet])
 	for _, want := range []string{
 		`mtd[columnalign="right"] { text-align: right; text-align: -webkit-right; }`,
 		`mtd[columnalign="left"] { text-align: left; text-align: -webkit-left; }`,
 		`math { font-family: "Latin Modern Math", math; }`,
+		`mtd.tml-pl-0 { padding-left: 0; }`, `mtd.tml-pl-array { padding-left: 5.9776pt; }`,
+		`math { font-size: 1.21em; }`,
 	} {
 		if !strings.Contains(css, want) {
 			t.Errorf("%s lacks %s", sheet, want)

@@ -23,8 +23,10 @@
 // expression alone, so what converts is the same on every machine, and
 // no expression under MaxInput costs more than about a second of CPU and
 // a few tens of MB. Its output is then sanitized (Sanitize): only presentation
-// MathML elements and attributes are kept, with no style, class, id, href
-// or event handler and no HTML or SVG inside; a TeX annotation is kept.
+// MathML elements and attributes are kept, with no style, id, href or
+// event handler and no HTML or SVG inside, and no class but those the math
+// style sheet styles (package mathstyle: the column spacing Temml writes
+// as inline style becomes such classes); a TeX annotation is kept.
 // Whether an expression converts depends only on the expression, never on
 // the machine's load: the run's context can stop a conversion that is
 // under way, which fails the run, not the expression.

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
+
+	"github.com/curex/curex/exporter/internal/render/mathstyle"
 
 	nethtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -113,8 +116,14 @@ var ErrNoMath = errors.New("no math element")
 // maction, anything unknown) are dropped with all they contain;
 // attributes outside the list, or whose value fails its check, are
 // dropped; an annotation is kept only with encoding application/x-tex.
-// Temml's alignment classes become columnalign. The result is well
-// formed, with every text and attribute value escaped.
+// Temml's alignment classes become columnalign. Of a class and a style,
+// only what the math style sheet (package mathstyle) styles survives, as
+// classes it names (mathstyle.Styles): the padding-left and padding-right
+// Temml writes in an mtd's style, the spacing of a table's columns, when
+// the length is one mathstyle has a class for (mathstyle.CellClass), and
+// Temml's tml-jot and tml-small on an mtable; no style attribute is ever
+// written (the website's Content-Security-Policy refuses them). The
+// result is well formed, with every text and attribute value escaped.
 func Sanitize(s string) (string, error) {
 	nodes, err := nethtml.ParseFragment(strings.NewReader(s), &nethtml.Node{Type: nethtml.ElementNode, Data: "body", DataAtom: atom.Body})
 	if err != nil {
@@ -167,6 +176,7 @@ func write(b *strings.Builder, n *nethtml.Node, root bool) {
 	b.WriteByte('<')
 	b.WriteString(n.Data)
 	align := ""
+	var classes []string
 	for _, a := range n.Attr {
 		if a.Namespace != "" {
 			continue // xlink:href and the like
@@ -177,6 +187,14 @@ func write(b *strings.Builder, n *nethtml.Node, root bool) {
 				if v, ok := classAlign[c]; ok && align == "" {
 					align = v
 				}
+				if mathstyle.Styles(n.Data, c) {
+					classes = append(classes, c)
+				}
+			}
+			continue
+		case "style":
+			if n.Data == "mtd" {
+				classes = append(classes, cellClasses(a.Val)...)
 			}
 			continue
 		}
@@ -189,6 +207,9 @@ func write(b *strings.Builder, n *nethtml.Node, root bool) {
 	if align != "" && (n.Data == "mtd" || n.Data == "mtable" || n.Data == "mtr") && attr(n, "columnalign") == "" {
 		writeAttr(b, "columnalign", align)
 	}
+	if classes = uniq(classes); len(classes) > 0 {
+		writeAttr(b, "class", strings.Join(classes, " "))
+	}
 	b.WriteByte('>')
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		write(b, c, false)
@@ -196,6 +217,52 @@ func write(b *strings.Builder, n *nethtml.Node, root bool) {
 	b.WriteString("</")
 	b.WriteString(n.Data)
 	b.WriteByte('>')
+}
+
+// cellClasses returns the classes of package mathstyle that stand for a
+// table cell's style as Temml writes it: its padding-left and
+// padding-right (the spacing of a table's columns), when the value is
+// one of the lengths mathstyle has a class for (CellClass). Nothing else
+// of a style survives: no other property, no value that is not such a
+// length (url(), expression(), var(), !important...). The last
+// declaration of a side wins, as in CSS.
+func cellClasses(style string) []string {
+	var left, right string
+	for _, decl := range strings.Split(style, ";") {
+		prop, val, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		// A value CellClass has no class for clears the side (an
+		// invalid declaration in CSS would be ignored instead; either
+		// way nothing of it is written).
+		prop = strings.ToLower(strings.TrimSpace(prop))
+		c, _ := mathstyle.CellClass(prop, strings.TrimSpace(val))
+		switch prop {
+		case "padding-left":
+			left = c
+		case "padding-right":
+			right = c
+		}
+	}
+	var cs []string
+	for _, c := range []string{left, right} {
+		if c != "" {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// uniq returns cs without its repeats, in order.
+func uniq(cs []string) []string {
+	var out []string
+	for _, c := range cs {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func writeAttr(b *strings.Builder, k, v string) {

@@ -6,8 +6,12 @@
 // alignment Temml gives them (the mathml package writes it as
 // columnalign): Chromium ignores text-align: right on an mtd and needs
 // its -webkit- value, as Temml's own temml.css does, which other engines
-// ignore in turn; and math is set in Latin Modern Math, falling back to
-// the reader's own math font.
+// ignore in turn; their columns and rows are spaced as Temml spaces them
+// (the padding Temml writes as inline style, which no format keeps,
+// becomes classes the mathml package's sanitizer names through CellClass
+// and Styles, the one list of what it may keep); and math is set in
+// Latin Modern Math, falling back to the reader's own math font, at 1.21em
+// as KaTeX sets it (display and inline alike).
 //
 // The font: Latin Modern Math 1.959 (GUST e-foundry; GUST Font License,
 // an instance of the LaTeX Project Public License; see font/), compressed
