@@ -289,18 +289,25 @@ func (s *Stemmer) Stem(word string) string {
 	if st, ok := s.memo.get(word); ok {
 		return st
 	}
-	s.mu.Lock()
-	v, err := s.fn(goja.Undefined(), s.vm.ToValue(word))
-	s.mu.Unlock()
-	s.runs.Add(1)
-	st := word
-	if err == nil {
-		if r, ok := v.Export().(string); ok && r != "" {
-			st = r
-		}
-	}
+	st := s.run(word)
 	s.memo.put(word, st)
 	return st
+}
+
+// run stems word in the interpreter, which one caller at a time may use;
+// a word it fails on is its own stem.
+func (s *Stemmer) run(word string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runs.Add(1)
+	v, err := s.fn(goja.Undefined(), s.vm.ToValue(word))
+	if err != nil {
+		return word
+	}
+	if r, ok := v.Export().(string); ok && r != "" {
+		return r
+	}
+	return word
 }
 
 // Stemmable reports whether a word goes through the stemmer: three
