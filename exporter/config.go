@@ -110,6 +110,10 @@ type Config struct {
 	// ImageBudget caps the images of a tree and of the run; zero fields
 	// take assets' defaults (assets.DefaultTreeImages ...).
 	ImageBudget assets.Budget
+	// Warm, when set, is what builds in this process keep between them
+	// (curex dev passes one for its session): see Warm. Nil keeps
+	// nothing; output is the same either way.
+	Warm *Warm
 	// SourceDate, when not zero, is the date of the content, shown
 	// instead of the trees' resolved_at (the CLI reads SOURCE_DATE_EPOCH
 	// into it): output then depends on nothing but the content.
@@ -220,7 +224,8 @@ func (c *Config) renderOptions() render.Options {
 	return render.Options{AttributeOrder: c.AttributeOrder, Words: c.words(), Formats: c.Formats, Generator: c.Generator, ThemeDir: c.ThemeDir, SiteURL: c.SiteURL, Site: c.Site, Paper: c.Paper,
 		Date: c.SourceDate, MarkdownHugo: c.MarkdownHugo, CartridgeVersion: c.CartridgeVersion, CacheDir: c.CacheDir,
 		PDFTimeout: c.PDFTimeout, Log: c.Log, Downloads: c.registry().Downloads(c.Formats),
-		PageData: c.registry().PageData(c.Formats), Website: c.registry().AnySite(c.Formats)}
+		PageData: c.registry().PageData(c.Formats), Website: c.registry().AnySite(c.Formats),
+		Stemmers: c.Warm.stems()}
 }
 
 // registry returns the formats the run knows: Config.Registry, or

@@ -30,7 +30,8 @@ import (
 // and the browser's reload after. The sample is the sandbox's (28
 // exports); "nodes=5000" is one synthetic 5,000-node tree (one page a
 // node). Each runs with the website alone (--formats html) and with the
-// default formats.
+// default formats, and as curex build (as=build: nothing kept between
+// builds) and as curex dev (as=dev: one exporter.Warm for the builds).
 func BenchmarkRebuildAfterTemplateChange(b *testing.B) {
 	for _, data := range []struct {
 		name string
@@ -44,52 +45,68 @@ func BenchmarkRebuildAfterTemplateChange(b *testing.B) {
 			return dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 5000, Depth: 3, Seed: 1}), dataset.SyntheticToken, nil
 		}},
 	} {
-		ds, tok, err := data.ds()
+		// The cache is filled inside the data's sub-benchmark, so that
+		// -bench .../sample/ does not export the 5,000-node tree.
+		b.Run(data.name, func(b *testing.B) {
+			ds, tok, err := data.ds()
+			if err != nil {
+				b.Fatal(err)
+			}
+			cache := fillCache(b, ds, tok)
+			for _, formats := range [][]string{{"html"}, exporter.DefaultFormats()} {
+				for _, change := range []string{"template", "stylesheet"} {
+					for _, as := range []string{"build", "dev"} {
+						name := fmt.Sprintf("formats=%s/change=%s/as=%s", strings.Join(formats, "+"), change, as)
+						b.Run(name, func(b *testing.B) { benchRebuild(b, cache, formats, change, as == "dev") })
+					}
+				}
+			}
+		})
+	}
+}
+
+// benchRebuild builds from cache into one output, then times the builds
+// that follow each change. With warm, every build shares one
+// exporter.Warm, as those of one curex dev session do; without, each
+// build starts afresh, as curex build does (and curex dev did before
+// Warm).
+func benchRebuild(b *testing.B, cache string, formats []string, change string, warm bool) {
+	theme := filepath.Join(b.TempDir(), "theme")
+	if _, err := starter.Write(context.Background(), theme); err != nil {
+		b.Fatal(err)
+	}
+	c := exporter.Config{Output: filepath.Join(b.TempDir(), "out"), CacheDir: cache, Formats: formats,
+		ThemeDir: theme, Generator: "curex bench"}
+	if warm {
+		c.Warm = exporter.NewWarm()
+	}
+	if _, err := exporter.Build(context.Background(), c); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		n++
+		edit(b, theme, change, n)
+		before := cpuTime(b)
+		b.StartTimer()
+		sum, err := exporter.Build(context.Background(), c)
+		b.StopTimer()
+		cpu += cpuTime(b) - before
+		b.StartTimer()
 		if err != nil {
 			b.Fatal(err)
 		}
-		cache := fillCache(b, ds, tok)
-		for _, formats := range [][]string{{"html"}, exporter.DefaultFormats()} {
-			for _, change := range []string{"template", "stylesheet"} {
-				name := fmt.Sprintf("%s/formats=%s/change=%s", data.name, strings.Join(formats, "+"), change)
-				b.Run(name, func(b *testing.B) {
-					theme := filepath.Join(b.TempDir(), "theme")
-					if _, err := starter.Write(context.Background(), theme); err != nil {
-						b.Fatal(err)
-					}
-					c := exporter.Config{Output: filepath.Join(b.TempDir(), "out"), CacheDir: cache, Formats: formats,
-						ThemeDir: theme, Generator: "curex bench"}
-					if _, err := exporter.Build(context.Background(), c); err != nil {
-						b.Fatal(err)
-					}
-					n := 0
-					var cpu time.Duration
-					for b.Loop() {
-						b.StopTimer()
-						n++
-						edit(b, theme, change, n)
-						before := cpuTime(b)
-						b.StartTimer()
-						sum, err := exporter.Build(context.Background(), c)
-						b.StopTimer()
-						cpu += cpuTime(b) - before
-						b.StartTimer()
-						if err != nil {
-							b.Fatal(err)
-						}
-						if sum.Partial() {
-							b.Fatalf("partial build: %v", sum.Failures)
-						}
-						b.ReportMetric(float64(sum.FilesWritten), "files-written")
-					}
-					// CPU time (user and system) of the process per
-					// build: on a busy machine the wall time waits for
-					// cores, this does not.
-					b.ReportMetric(cpu.Seconds()/float64(n), "cpu-s/op")
-				})
-			}
+		if sum.Partial() {
+			b.Fatalf("partial build: %v", sum.Failures)
 		}
+		b.ReportMetric(float64(sum.FilesWritten), "files-written")
 	}
+	// CPU time (user and system) of the process per build: on a busy
+	// machine the wall time waits for cores, this does not.
+	b.ReportMetric(cpu.Seconds()/float64(n), "cpu-s/op")
 }
 
 // cpuTime is the CPU time the process has used, user and system.

@@ -119,6 +119,9 @@ func runDev(ctx context.Context, g *globals, cmd *cobra.Command, d *devFlags) er
 	if err != nil {
 		return err
 	}
+	// What the session's builds keep between them (the stemmers of the
+	// search index): a save renders again only what it must.
+	c.Warm = exporter.NewWarm()
 	s := &devSession{g: g, cmd: cmd, live: live.New(), cfgFile: cfgFile, c: c}
 	defer s.live.Close()
 	if err := s.first(ctx); err != nil {
@@ -194,6 +197,7 @@ func (s *devSession) rebuild(ctx context.Context, ch watch.Change) watch.Targets
 			return s.targets()
 		}
 		s.mu.Lock()
+		c.Warm = s.c.Warm // the session's, whatever the settings now
 		s.c = c
 		s.mu.Unlock()
 	}

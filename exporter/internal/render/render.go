@@ -21,6 +21,7 @@ import (
 	"context"
 	"github.com/curex/curex/exporter/internal/render/attrs"
 	"github.com/curex/curex/exporter/internal/render/i18n"
+	"github.com/curex/curex/exporter/internal/render/terms"
 	"log/slog"
 	"slices"
 	"strings"
@@ -159,6 +160,11 @@ type Options struct {
 	// formats is highlighted once. Nil gives each format a converter of
 	// its own, from Math and AttributeOrder.
 	Content *content.Converter
+	// Stemmers stem the words of the website's search index; set, they
+	// are the caller's and outlive the run (curex dev keeps one set for
+	// its builds: each language's interpreter loaded once, each word
+	// stemmed once). Nil gives the website a set of its own.
+	Stemmers *terms.Stemmers
 	// Log receives what a format has to say.
 	Log *slog.Logger
 	// AttributeOrder is the publisher's order of attribute members

@@ -61,6 +61,11 @@ type Options struct {
 	// the formats share (render.Options.Content); nil makes one from Math
 	// and Order.
 	Content *content.Converter
+	// Stemmers, when set, stem the search index's words
+	// (render.Options.Stemmers): kept by the caller, they are loaded and
+	// remember their stems across renderers; nil makes a set for this
+	// renderer.
+	Stemmers *terms.Stemmers
 	// Identity is the publisher's identity (checked with its Check): New
 	// reads its logo, favicon and card image, RenderSite writes them under
 	// assets/. The pages take the rest from Site.Identity.
@@ -108,7 +113,8 @@ type Renderer struct {
 	// split into shards; 0 means searchShardBytes (tests set less).
 	searchShard int
 	// stemmers stem the search index's words (one interpreter per
-	// language, shared by the trees rendered).
+	// language, shared by the trees rendered): Options.Stemmers, or a
+	// set of the renderer's own.
 	stemmers *terms.Stemmers
 
 	// buffers holds page buffers for reuse (*bytes.Buffer): a page is
@@ -165,7 +171,11 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, stemmers: terms.NewStemmers(),
+	stemmers := o.Stemmers
+	if stemmers == nil {
+		stemmers = terms.NewStemmers()
+	}
+	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, stemmers: stemmers,
 		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
 }
 

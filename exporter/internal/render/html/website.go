@@ -56,7 +56,7 @@ type Website struct {
 // NewSite makes the website of a run (a render.Format's NewSite). A theme
 // it cannot load is an error naming the theme setting.
 func NewSite(ctx context.Context, o render.Options) (render.Site, error) {
-	r, err := NewContext(ctx, Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math, Content: o.Content, Identity: o.Site, Words: o.Words, Order: o.AttributeOrder})
+	r, err := NewContext(ctx, Options{ThemeDir: o.ThemeDir, NoSitemap: o.SiteURL == "", Gate: o.Gate, Images: o.Images, Math: o.Math, Content: o.Content, Stemmers: o.Stemmers, Identity: o.Site, Words: o.Words, Order: o.AttributeOrder})
 	if _, ok := setting.Of(err); err != nil && !ok {
 		return nil, setting.Errorf(setting.Theme, "%w", err)
 	} else if err != nil {

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/dop251/goja"
@@ -147,30 +148,97 @@ func Words(folded string) []string {
 	return out
 }
 
-// maxCache bounds the stems a Stemmer remembers; past it the cache
-// starts again.
-const maxCache = 1 << 17
+// memoSize bounds each generation of a Stemmer's memo (see memo).
+const memoSize = 1 << 17
 
 // Stemmer stems the words of one language. It is safe for concurrent
-// use (one interpreter, behind a lock, with a cache of stems: a
-// curriculum's variants and locales repeat the same words).
+// use: one interpreter behind a lock, and before it a memo of the stems
+// already found, which concurrent callers read at once (a curriculum's
+// variants and locales repeat the same words, and so do the builds of
+// one curex dev session that share a Stemmers).
 type Stemmer struct {
-	lang  string
-	mu    sync.Mutex
-	fn    goja.Callable
-	vm    *goja.Runtime
-	cache map[string]string
+	lang string
+	memo memo
+	runs *atomic.Int64 // the Stemmers' count of words stemmed
+
+	mu sync.Mutex // guards the interpreter: fn and vm
+	fn goja.Callable
+	vm *goja.Runtime
 }
 
-// Stemmers makes a Stemmer for each language once, when first asked.
-// The zero value is not ready: use NewStemmers.
+// memo maps words to their stems, bounded: it keeps two generations of
+// at most limit words each. When the current one is full it becomes the
+// old one and the oldest is dropped; a word found in the old generation
+// moves to the current one. So a vocabulary of up to limit words, asked
+// for again and again (every build of a dev session), is never dropped,
+// and the memory held is at most twice limit entries.
+type memo struct {
+	mu    sync.RWMutex
+	limit int
+	cur   map[string]string
+	old   map[string]string
+}
+
+// get returns the stem remembered for word.
+func (m *memo) get(word string) (string, bool) {
+	m.mu.RLock()
+	st, ok := m.cur[word]
+	inOld := false
+	if !ok {
+		st, ok = m.old[word]
+		inOld = ok
+	}
+	m.mu.RUnlock()
+	if inOld {
+		m.put(word, st)
+	}
+	return st, ok
+}
+
+// put remembers the stem of word. Both are copied: a word from Words is
+// a slice of the whole text it came from, which the memo must not keep
+// alive.
+func (m *memo) put(word, st string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cur == nil {
+		m.cur = map[string]string{}
+	}
+	if _, ok := m.cur[word]; ok {
+		return
+	}
+	if len(m.cur) >= m.limit {
+		m.old, m.cur = m.cur, make(map[string]string, len(m.cur))
+	}
+	word = strings.Clone(word)
+	if st == word {
+		st = word // one copy for a word that is its own stem
+	} else {
+		st = strings.Clone(st)
+	}
+	m.cur[word] = st
+}
+
+// len is the number of words remembered.
+func (m *memo) len() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.cur) + len(m.old)
+}
+
+// Stemmers makes a Stemmer for each language once, when first asked,
+// and keeps it: a Stemmers shared by several builds (curex dev) loads
+// each interpreter once and stems each word once. The zero value is not
+// ready: use NewStemmers.
 type Stemmers struct {
-	mu sync.Mutex
-	by map[string]*Stemmer
+	mu    sync.Mutex
+	by    map[string]*Stemmer
+	limit int          // memoSize; tests set less
+	runs  atomic.Int64 // words the interpreters stemmed
 }
 
 // NewStemmers returns an empty set of stemmers.
-func NewStemmers() *Stemmers { return &Stemmers{by: map[string]*Stemmer{}} }
+func NewStemmers() *Stemmers { return &Stemmers{by: map[string]*Stemmer{}, limit: memoSize} }
 
 // ErrNoStemmer is returned by For for a language with no stemmer.
 var ErrNoStemmer = errors.New("terms: no stemmer for the language")
@@ -199,10 +267,14 @@ func (s *Stemmers) For(lang string) (*Stemmer, error) {
 	if !ok {
 		return nil, fmt.Errorf("terms: load stemmer %s: no stem function", lang)
 	}
-	st := &Stemmer{lang: lang, fn: fn, vm: vm, cache: map[string]string{}}
+	st := &Stemmer{lang: lang, fn: fn, vm: vm, memo: memo{limit: s.limit}, runs: &s.runs}
 	s.by[lang] = st
 	return st, nil
 }
+
+// Runs is the number of words the stemmers' interpreters have stemmed:
+// the words their memos did not hold yet.
+func (s *Stemmers) Runs() int64 { return s.runs.Load() }
 
 // Language is the stemmer's language.
 func (s *Stemmer) Language() string { return s.lang }
@@ -214,23 +286,28 @@ func (s *Stemmer) Stem(word string) string {
 	if s == nil || !Stemmable(word) {
 		return word
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st, ok := s.cache[word]; ok {
+	if st, ok := s.memo.get(word); ok {
 		return st
 	}
-	v, err := s.fn(goja.Undefined(), s.vm.ToValue(word))
-	st := word
-	if err == nil {
-		if r, ok := v.Export().(string); ok && r != "" {
-			st = r
-		}
-	}
-	if len(s.cache) >= maxCache {
-		clear(s.cache)
-	}
-	s.cache[word] = st
+	st := s.run(word)
+	s.memo.put(word, st)
 	return st
+}
+
+// run stems word in the interpreter, which one caller at a time may use;
+// a word it fails on is its own stem.
+func (s *Stemmer) run(word string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runs.Add(1)
+	v, err := s.fn(goja.Undefined(), s.vm.ToValue(word))
+	if err != nil {
+		return word
+	}
+	if r, ok := v.Export().(string); ok && r != "" {
+		return r
+	}
+	return word
 }
 
 // Stemmable reports whether a word goes through the stemmer: three

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/chromedp/chromedp"
 	"github.com/dop251/goja"
@@ -254,4 +255,141 @@ func TestStemmersConcurrent(t *testing.T) {
 			t.Errorf("goroutine %d: %q, want %q", i, g, want)
 		}
 	}
+}
+
+// TestStemMemoKeptAcrossUses: a Stemmers kept between builds (curex dev)
+// stems a word once; the second pass over the same text runs no
+// interpreter, and its stems are those of a fresh Stemmers.
+func TestStemMemoKeptAcrossUses(t *testing.T) {
+	t.Parallel()
+	text := Words(Fold("Solving linear equations: variables, coefficients and equations again"))
+	kept := NewStemmers()
+	stemAll := func(s *Stemmers) []string {
+		st, err := s.For("en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, w := range text {
+			out = append(out, st.Stem(w))
+		}
+		return out
+	}
+	first := stemAll(kept)
+	runs := kept.Runs()
+	if runs == 0 || runs > int64(len(text)) {
+		t.Fatalf("first pass ran the interpreter %d times for %d words", runs, len(text))
+	}
+	second := stemAll(kept)
+	if got := kept.Runs(); got != runs {
+		t.Errorf("second pass ran the interpreter %d more times, want 0", got-runs)
+	}
+	fresh := stemAll(NewStemmers())
+	if !slices.Equal(first, second) || !slices.Equal(first, fresh) {
+		t.Errorf("stems differ: first %q, second %q, fresh %q", first, second, fresh)
+	}
+}
+
+// TestStemMemoBounded: the memo holds at most two generations of its
+// limit; a vocabulary within the limit, asked for again, stays whole,
+// and a larger one still stems right.
+func TestStemMemoBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		limit      int
+		vocabulary int
+		wantRerun  bool // the second pass stems some words again
+	}{
+		{"fits", 64, 50, false},
+		{"fits exactly", 50, 50, false},
+		{"twice the limit", 20, 40, true},
+		{"far over", 8, 100, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewStemmers()
+			s.limit = tc.limit
+			st, err := s.For("en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := NewStemmers().For("en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			words := make([]string, tc.vocabulary)
+			for i := range words {
+				words[i] = "solving" + strings.Repeat("s", i) // distinct, stemmable, no digit
+			}
+			for pass := range 2 {
+				before := s.Runs()
+				for _, w := range words {
+					if got, want := st.Stem(w), ref.Stem(w); got != want {
+						t.Fatalf("pass %d: Stem(%q) = %q, want %q", pass, w, got, want)
+					}
+					if n := st.memo.len(); n > 2*tc.limit {
+						t.Fatalf("memo holds %d words, limit %d", n, tc.limit)
+					}
+				}
+				if pass == 1 && (s.Runs() > before) != tc.wantRerun {
+					t.Errorf("second pass stemmed %d words again, want again: %v", s.Runs()-before, tc.wantRerun)
+				}
+			}
+		})
+	}
+}
+
+// TestStemMemoCopiesWords: the memo keeps a copy of a word, not the text
+// it is a slice of (a page's whole body would otherwise stay in memory
+// for the life of a dev session).
+func TestStemMemoCopiesWords(t *testing.T) {
+	t.Parallel()
+	st, err := NewStemmers().For("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("x", 1<<10) + " equations"
+	word := Words(text)[1]
+	st.Stem(word)
+	st.memo.mu.RLock()
+	defer st.memo.mu.RUnlock()
+	for k, v := range st.memo.cur {
+		for _, s := range []string{k, v} {
+			if unsafe.StringData(s) == unsafe.StringData(word) {
+				t.Errorf("memo keeps %q as a slice of the text", s)
+			}
+		}
+	}
+}
+
+// TestStemMemoConcurrent: page workers stem at once through one memo
+// while it turns over its generations (run with -race); every stem is
+// the interpreter's.
+func TestStemMemoConcurrent(t *testing.T) {
+	t.Parallel()
+	s := NewStemmers()
+	s.limit = 4
+	st, err := s.For("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"solving", "equations", "variables", "coefficients", "fractions", "happiness", "running", "linear"}
+	ref, err := NewStemmers().For("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 40 {
+				w := words[(g+i)%len(words)]
+				if got, want := st.Stem(w), ref.Stem(w); got != want {
+					t.Errorf("Stem(%q) = %q, want %q", w, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
