@@ -132,19 +132,19 @@ func TestMathEveryFormat(t *testing.T) {
 		if !pdf {
 			continue
 		}
-		text := run(t, "pdftotext", filepath.Join(out, e.PDF), "-")
-		// pdftotext orders the parts of a two-dimensional expression by
-		// where their glyphs sit, and a stretched radical sign is drawn
-		// apart from its radicand, sometimes before it, sometimes above
-		// the line: the expressions are checked piece by piece, each
-		// piece a run of one line of the formula.
+		// -raw: the text in the order Chromium drew it, which is the
+		// page's reading order. Read by where the glyphs sit (pdftotext's
+		// default), a formula's raised and lowered parts land on lines of
+		// their own, and where depends on the formula's size. A
+		// stretched radical sign is drawn apart from its radicand, so
+		// the signs are counted, then left out of the pieces.
+		text := run(t, "pdftotext", "-raw", filepath.Join(out, e.PDF), "-")
 		flat := regexp.MustCompile(`[\s√]+`).ReplaceAllString(text, "")
 		if strings.Count(text, "√") < 3 {
 			t.Errorf("PDF text has %d radical signs, want 3 (two square roots, a cube root)", strings.Count(text, "√"))
 		}
-		// Latin Modern Math (mathstyle) sets subscripts below the line
-		// pdftotext reads, so (x₂ − x₁) reads as (𝑥−𝑥) there.
-		for _, want := range []string{"𝑥=−𝑏±", "4𝑎𝑐", "2𝑎", "𝑑=", "(𝑥−𝑥)+(𝑦−𝑦)", "27=3", `⚠TeX$\frac{1}{$`} {
+		// A root's index is drawn after its radicand: ∛27 reads 273.
+		for _, want := range []string{"𝑥=−𝑏±𝑏2−4𝑎𝑐2𝑎", "𝑑=(𝑥2−𝑥1)2+(𝑦2−𝑦1)2", "273=3.", `⚠TeX$\frac{1}{$`} {
 			if !strings.Contains(flat, want) {
 				i := strings.Index(text, "quadratic")
 				t.Errorf("PDF text lacks %q (spaces removed): %.400s", want, text[max(i, 0):])
