@@ -537,6 +537,52 @@ func TestPlainText(t *testing.T) {
 	}
 }
 
+// TestNoMarkup lists which strings PlainText takes as text without
+// parsing them (FuzzPlainTextFastPath checks that the parse agrees).
+func TestNoMarkup(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"", true},
+		{"Slope and intercept", true},
+		{"HSA.REI.D.11", true},
+		{"Lesson 1. Solve x > 3 (50%), C# or $5!", true},
+		{"One.\n\nTwo,\nthree", true},
+		{"¿Qué es?", true},
+		{"方程式", true},
+		{"1. a list", false},
+		{"- a list", false},
+		{"# heading", false},
+		{"> quote", false},
+		{"    code", false},
+		{" a", false},
+		{"a\n---", false},
+		{"a **b**", false},
+		{"a_b", false},
+		{"a `b`", false},
+		{"[a](b)", false},
+		{"a <b>", false},
+		{"a &amp; b", false},
+		{`a \* b`, false},
+		{"a ~~b~~", false},
+		{"a | b", false},
+		{"a\tb", false},
+		{"a\r\nb", false},
+		{"a\x00b", false},
+		{"\u00a0a", false},
+	} {
+		if got := noMarkup(tc.src); got != tc.want {
+			t.Errorf("noMarkup(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+		if tc.want {
+			if fast, parsed := PlainText(tc.src, 0), parsedText(tc.src, 0); fast != parsed {
+				t.Errorf("PlainText(%q) = %q, the parse gives %q", tc.src, fast, parsed)
+			}
+		}
+	}
+}
+
 // TestLargeInputs checks that huge and deeply nested inputs neither crash
 // nor take long.
 func TestLargeInputs(t *testing.T) {

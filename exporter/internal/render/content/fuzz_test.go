@@ -45,6 +45,40 @@ func FuzzMarkdown(f *testing.F) {
 	})
 }
 
+// FuzzPlainTextFastPath checks PlainText's shortcut: wherever noMarkup
+// lets a string skip the parse, the parse gives the same text.
+func FuzzPlainTextFastPath(f *testing.F) {
+	for _, s := range []string{
+		"Slope and intercept",
+		"Estimated time 50",
+		"HSA.REI.D.11",
+		"Lesson 1. Solving equations (part 2): x > 3, y = 2x + 1; 50% done!",
+		"First paragraph.\n\nSecond one, with C# and $5.\nA third line",
+		"www.example.org and http://example.org/a?b=c, mail a@b.co",
+		"¿Qué es una función? «Una regla» — sí…",
+		"方程式を解く。\n二次関数",
+		"معادلة من الدرجة الأولى",
+		"a  \nb\u00a0c\u2028d\fe\vf",
+		"Foo\n===",
+		"x\n    code",
+		"1. one",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		src = strings.ToValidUTF8(src, "\uFFFD")
+		if !noMarkup(src) {
+			return
+		}
+		for _, n := range []int{0, 7} {
+			if fast, parsed := collapse(src, n), parsedText(src, n); fast != parsed {
+				t.Fatalf("PlainText(%q, %d): shortcut %q, parse %q", src, n, fast, parsed)
+			}
+		}
+	})
+}
+
 // FuzzNode renders arbitrary bytes as one attribute member, under an
 // arbitrary key, beside a description and objectives.
 func FuzzNode(f *testing.F) {

@@ -3,6 +3,7 @@ package content
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -24,7 +25,46 @@ var plainParser = goldmark.New(goldmark.WithExtensions(
 // whitespace collapsed to single spaces. Code blocks, raw HTML and footnote
 // definitions are left out; link text and image alt text are kept.
 func PlainText(src string, n int) string {
-	source := []byte(defuse(strings.ToValidUTF8(src, "\uFFFD")))
+	src = strings.ToValidUTF8(src, "\uFFFD")
+	if noMarkup(src) {
+		return collapse(src, n) // what the parse would give, without it
+	}
+	return parsedText(src, n)
+}
+
+// noMarkup reports whether s is text that no Markdown construct can
+// change: its lines are empty or start with a letter or a non-ASCII
+// rune that is not a space (no block starts there: no indentation,
+// marker, fence, table or heading), and it holds none of the ASCII
+// characters inline syntax or a table needs (emphasis, code, links,
+// images, autolinks, raw HTML, entities, escapes, strikethrough, pipes)
+// and no tab, carriage return or NUL (which the parser replaces). Parsing such a string gives one
+// paragraph a line group, whose text is s with its line breaks as
+// spaces (FuzzPlainTextFastPath compares the two). Titles, codes, short
+// values and many descriptions are such text: most of the search
+// index's strings skip the parse.
+func noMarkup(s string) bool {
+	lineStart := true
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			lineStart = true
+			continue
+		case lineStart && r < utf8.RuneSelf && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'):
+			return false
+		case lineStart && unicode.IsSpace(r):
+			return false
+		case r < utf8.RuneSelf && strings.ContainsRune("*_`[]<&\\~|\t\r\x00", r):
+			return false
+		}
+		lineStart = false
+	}
+	return true
+}
+
+// parsedText is PlainText of src, valid UTF-8, by parsing it.
+func parsedText(src string, n int) string {
+	source := []byte(defuse(src))
 	doc := plainParser.Parse(text.NewReader(source))
 	var b strings.Builder
 	_ = ast.Walk(doc, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
