@@ -136,13 +136,13 @@ check: lint
 
 # TEST_JOBS: how many of make test's steps run at once (make -j). The steps are independent but
 # for test-release, which needs release-check's dist/; most are single-threaded for long
-# stretches (Chromium, Java, Python, linking, one package's tests left at the end). Three at a
-# time: the race suite, which keeps both cores busy most of its run, and two of the others. With
-# two, the others queued behind one another: in CI of 81b8917 their elapsed times added up to
-# 1,531 s beside the race suite's 801 s, while the steps used 1,750 CPU-s in all, about 1.2 of
-# the two cores (docs: CONTRIBUTING.md). The output of each step is printed whole when it ends
-# (make -O). TEST_JOBS=1 runs them one after another.
-TEST_JOBS   ?= 3
+# stretches (Chromium, Java, Python, linking, one package's tests left at the end), so two at a
+# time keep both cores of a CI runner busy instead of one (docs: CONTRIBUTING.md). Three were
+# tried (CI of 8120685: 1,432 s against 1,592 s with two an hour before, the same CPU-seconds),
+# and the load at the start made Ace's browsers miss their 5 s start in the next run: not
+# proven better. The output of each step is printed whole when it ends (make -O). TEST_JOBS=1
+# runs them one after another.
+TEST_JOBS   ?= 2
 
 ## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the tests of child processes and of output bytes without it, the nightly exports and every fuzz target briefly
 # lint (CPU) and tools (mostly downloads) run side by side.
