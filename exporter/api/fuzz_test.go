@@ -292,7 +292,7 @@ func FuzzDecodeErrorBody(f *testing.F) {
 			t.Fatalf("message %q does not name the request", msg)
 		}
 		printable(t, msg)
-		if len(e.Code) > maxCodeLen+len("…") || len(e.Message) > maxMessage+len("…")+utf8Max || len(e.Snippet) > snippetBytes+len("…")+utf8Max {
+		if len(e.Code) > maxCodeLen+len("…")+utf8Max || len(e.Message) > maxMessage+len("…")+utf8Max || len(e.Snippet) > snippetBytes+len("…")+utf8Max {
 			t.Fatalf("unbounded text: code %d, message %d, snippet %d bytes", len(e.Code), len(e.Message), len(e.Snippet))
 		}
 		if e.RetryAfter < 0 || (!e.HasRetryAfter && e.RetryAfter != 0) {
