@@ -30,11 +30,17 @@ GO_DIRS     := cmd exporter templates themes
 # - the website tests that render the whole sample site once more with other settings (sitemap,
 #   links, identity, themes, drafts, the identity golden) and the unpublished-nodes export: 12
 #   tests, about 370 s of the race suite on an idle machine (27 to 52 s each), whose concurrency
-#   (the website's page workers) TestDeterministic and the exporter's race tests keep watching;
+#   (the website's page workers) the html package's shared render of the sample (rendered(), which
+#   TestGolden and ten more raced tests read) and the exporter's race tests keep watching; and
+#   TestDeterministic, which renders the sample a second time to compare the bytes: 118 s of the
+#   race suite on a loaded machine (8c6813a), the detector's one look at those workers being the
+#   shared render;
 # - OUTPUT_MORE: 19 more of the same kind (each format alone, images, math, the bucket and the demo's
 #   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
 #   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
 #   9 rows where the fault meets the run's concurrency TestFaultMatrixUnderRace runs under -race;
+#   and TestWarmBuildStemsNothingAgain (two builds' bytes and stem counts; the memo's concurrency is
+#   raced in terms.TestStemMemoConcurrent);
 # - COMPUTE_TESTS: tests of one goroutine that drive Temml in goja or chroma over adversarial, large or
 #   every-lexer inputs (about 280 s under -race, TestAdversarial alone 134 s): the detector has no
 #   second goroutine to watch there, and the converters' concurrency is raced in TestConvertConcurrent
@@ -51,8 +57,8 @@ GO_DIRS     := cmd exporter templates themes
 CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
-OUTPUT_SITE  := TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
-OUTPUT_MORE  := TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
+OUTPUT_SITE  := TestDeterministic|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
+OUTPUT_MORE  := TestWarmBuildStemsNothingAgain|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)
 COMPUTE_TESTS := TestAdversarial|TestBudgetKeepsOutput|TestBudgetErrorCached|TestConvertDeepNesting|TestMathOverBudget|TestLargeInputs|TestHighlightHasNoWallClockTimeout|TestValidHighlightAcceptsEveryLexer
 PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/ ./exporter/internal/render/mathml/ ./exporter/internal/render/content/
@@ -106,7 +112,7 @@ APT_PACKAGES += python3-lxml
 APT_PACKAGES += unzip
 SITE        ?= /tmp/curex-validate-site
 
-.PHONY: all build deps tools lint check test test-steps test-race test-release test-books test-plain test-browser test-norace test-gcs test-nightly test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
+.PHONY: all build deps tools apt-packages release-tools race-build lint check test test-steps test-race test-release test-books test-plain test-browser test-norace test-gcs test-nightly test-fuzz docs release-check release-demo validate nightly bench bench-hugo soak fuzz fuzz-corpus vendor-temml vendor-mathfont vendor-stemmers golden screenshots demo sandbox clean
 
 all: build
 
@@ -144,12 +150,23 @@ check: lint
 # runs them one after another.
 TEST_JOBS   ?= 2
 
+# make test's first part installs and builds what the steps need: apt-get and npm wait on the
+# network and on dpkg more than they compute, so SETUP_JOBS of them run at once, beside lint and
+# the Go builds that a clean machine would otherwise do inside the steps (GoReleaser about 5
+# CPU-minutes, the race detector's build of every package about 4). Measured on a clean machine
+# (2 cores, nothing installed, 8c6813a): lint and the installs took 448 s one slot after the other,
+# apt-get last, and GoReleaser's build then held a slot of the steps for 741 s beside the race suite.
+SETUP_JOBS  ?= 4
+
 ## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the tests of child processes and of output bytes without it, the nightly exports and every fuzz target briefly
-# lint (CPU) and tools (mostly downloads) run side by side.
 test:
-	$(MAKE) -j$(TEST_JOBS) -Otarget lint tools
+	$(MAKE) -j$(SETUP_JOBS) -Otarget apt-packages lint tools release-tools race-build
 	$(GO) mod verify
 	$(MAKE) -j$(TEST_JOBS) -Otarget test-steps
+
+# race-build: compile every package with the race detector (cached by go; a no-op on a warm cache).
+race-build:
+	$(GO) build -race ./...
 
 # test-steps: make test's steps; with -j the race suite (the longest) starts first, and the
 # others run beside it.
@@ -203,7 +220,9 @@ docs:
 	mkdocs build --strict --config-file mkdocs.yml --site-dir $(DOCS_SITE)
 
 ## release-check: check .goreleaser.yaml, build a snapshot release of this platform into dist/ (archive, checksums, SBOM) and check its binary is static and knows its version
-release-check: $(GORELEASER) $(CYCLONEDX)
+release-tools: $(GORELEASER) $(CYCLONEDX)
+
+release-check: release-tools
 	$(GORELEASER) check
 	GO=$(GO) GORELEASER=$(GORELEASER) PATH="$(dir $(CYCLONEDX)):$$PATH" $(TIMED) .ci/release-snapshot.sh
 
@@ -230,7 +249,10 @@ test-nightly:
 	$(TESTENV) $(TIMED) $(GO) test -count=1 -timeout 20m -run '^TestNightlyAtScale$$' ./exporter/ -args -scale-curricula=$(NIGHTLY_TEST_CURRICULA)
 
 ## tools: install what the tests drive: Debian packages (apt-get, only the missing ones), the Nu HTML checker, axe-core and DAISY Ace (npm, into .tools/), versitygw (an S3 server, go install)
-tools: $(VNU) $(AXE) $(ACE) $(VERSITYGW)
+tools: apt-packages $(VNU) $(AXE) $(ACE) $(VERSITYGW)
+
+# apt-packages: the Debian packages of APT_PACKAGES that are missing (apt-get, as root).
+apt-packages:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	command -v java >/dev/null || missing="$$missing default-jre-headless"; \
 	if [ -n "$$missing" ]; then \
