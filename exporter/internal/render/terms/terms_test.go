@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -392,4 +393,19 @@ func TestStemMemoConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestRuneClassesFastPaths: isWord and isCJK, with their shortcuts for
+// ASCII and for runes below cjkFirst, answer as the Unicode tables do
+// for every rune.
+func TestRuneClassesFastPaths(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isWord(r), unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r); got != want {
+			t.Fatalf("isWord(%U) = %v, want %v", r, got, want)
+		}
+		if got, want := isCJK(r), unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul); got != want {
+			t.Fatalf("isCJK(%U) = %v, want %v", r, got, want)
+		}
+	}
 }
