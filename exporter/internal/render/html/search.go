@@ -1,7 +1,6 @@
 package html
 
 import (
-	"bytes"
 	"github.com/curex/curex/exporter/internal/render"
 	"maps"
 	"slices"
@@ -365,39 +364,34 @@ func typeIndex(head *searchHead, types map[string]int, n *model.Node) int {
 }
 
 // encodeSearch writes what buildSearch gathered: the JSON of every entry,
-// the text chunks, the terms file and the head naming them.
+// the text chunks, the terms file and the head naming them. All but the
+// head are written by the encoders of search_json.go.
 func encodeSearch(key string, entries []searchEntry, titles []searchTitles, chunks []searchChunk, head *searchHead, ix *termIndex, shardBytes int) (*searchFiles, error) {
 	out := &searchFiles{Terms: map[string][]byte{}}
-	var err error
-	if out.JSON, err = jsonMarshal(entries); err != nil {
-		return nil, err
-	}
-	for i, t := range titles {
+	out.JSON = appendJSONEntries(nil, entries)
+	for i := range titles {
 		head.Titles = append(head.Titles, layout.SearchTitlesFile(i))
-		js, err := searchScript("curexSearchTitles", key+"#"+strconv.Itoa(i), t)
-		if err != nil {
-			return nil, err
-		}
-		out.Titles = append(out.Titles, js)
+		js := appendScriptStart(nil, "curexSearchTitles", key+"#"+strconv.Itoa(i))
+		js = titles[i].appendJSON(js)
+		out.Titles = append(out.Titles, append(js, scriptEnd...))
 	}
-	for i, c := range chunks {
+	for i := range chunks {
 		head.Body = append(head.Body, layout.SearchBodyFile(i))
-		head.BodyFirst = append(head.BodyFirst, c.First)
-		js, err := searchScript("curexSearchBody", key+"#"+strconv.Itoa(i), c)
+		head.BodyFirst = append(head.BodyFirst, chunks[i].First)
+		js, err := chunks[i].appendJSON(appendScriptStart(nil, "curexSearchBody", key+"#"+strconv.Itoa(i)))
 		if err != nil {
 			return nil, err
 		}
-		out.Body = append(out.Body, js)
+		out.Body = append(out.Body, append(js, scriptEnd...))
 	}
 	plan, shards := ix.shards(shardBytes)
 	head.Shards = plan
 	for _, p := range plan {
-		js, err := searchScript("curexSearchTerms", key+" "+p, shards[p])
-		if err != nil {
-			return nil, err
-		}
-		out.Terms[shard.File(head.Terms, p)] = js
+		t := shards[p]
+		js := t.appendJSON(appendScriptStart(nil, "curexSearchTerms", key+" "+p))
+		out.Terms[shard.File(head.Terms, p)] = append(js, scriptEnd...)
 	}
+	var err error
 	if out.Head, err = searchScript("curexSearch", key, head); err != nil {
 		return nil, err
 	}
@@ -505,19 +499,27 @@ func searchScript(global, key string, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := jsonMarshal(key)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.Grow(len(data) + len(k) + 64)
-	b.WriteString("(window." + global + "=window." + global + "||{})[")
-	b.Write(k)
-	b.WriteString("]=")
-	b.Write(data)
-	b.WriteString(";\n")
-	return b.Bytes(), nil
+	b := make([]byte, 0, len(data)+len(global)*2+len(key)+32)
+	b = appendScriptStart(b, global, key)
+	b = append(b, data...)
+	return append(b, scriptEnd...), nil
 }
+
+// appendScriptStart appends the start of a script that stores a value in
+// window[global][key], as searchScript writes it: the value's JSON and
+// scriptEnd follow.
+func appendScriptStart(b []byte, global, key string) []byte {
+	b = append(b, "(window."...)
+	b = append(b, global...)
+	b = append(b, "=window."...)
+	b = append(b, global...)
+	b = append(b, "||{})["...)
+	b = appendJSONString(b, key)
+	return append(b, "]="...)
+}
+
+// scriptEnd ends a script appendScriptStart began.
+const scriptEnd = ";\n"
 
 // writeSearch writes the tree's search index: layout.Search for programs,
 // and for the search box layout.SearchScript (titles, types and paths)
