@@ -400,15 +400,26 @@ func encodeSearch(key string, entries []searchEntry, titles []searchTitles, chun
 
 // termIndex gathers the postings of a tree's words.
 type termIndex struct {
-	st    *terms.Stemmer
-	posts map[string][]int
+	st *terms.Stemmer
+	// posts holds each stem's postings, and seen every word met so far
+	// with its stem's: a build stems each distinct word once (past its
+	// first time a word costs one map lookup, not the Stemmer's lock
+	// and memo) and adds it to its stem's words once.
+	posts map[string]*termPosts
+	seen  map[string]*termPosts
 	words map[string]map[string]bool
 	// body counts the words of each node's body text, by node index.
 	body map[int]int
+	// buf holds the words of the text add is indexing.
+	buf []string
 }
 
+// termPosts are the postings of one stem, as termIndex.add keeps them.
+type termPosts struct{ posts []int }
+
 func newTermIndex(st *terms.Stemmer) *termIndex {
-	return &termIndex{st: st, posts: map[string][]int{}, words: map[string]map[string]bool{}, body: map[int]int{}}
+	return &termIndex{st: st, posts: map[string]*termPosts{}, seen: map[string]*termPosts{},
+		words: map[string]map[string]bool{}, body: map[int]int{}}
 }
 
 // add indexes the words of text, found in node i in a field of class.
@@ -416,34 +427,51 @@ func newTermIndex(st *terms.Stemmer) *termIndex {
 // A posting is kept as node × 8 + 4 when the word begins a title + the
 // class.
 func (x *termIndex) add(i, class int, text string) {
-	ws := terms.Words(terms.Fold(text))
+	x.buf = terms.AppendWords(x.buf[:0], terms.Fold(text))
 	if class == classBody {
-		x.body[i] += len(ws)
+		x.body[i] += len(x.buf)
 	}
-	for k, w := range ws {
-		stem := x.st.Stem(w)
+	for k, w := range x.buf {
+		tp := x.seen[w]
+		if tp == nil {
+			tp = x.first(w)
+		}
 		v := i<<3 | class
 		if k == 0 && class == classTitle {
 			v |= 4
 		}
-		p := x.posts[stem]
+		p := tp.posts
 		switch {
 		case len(p) > 0 && p[len(p)-1]>>3 == i:
 			if p[len(p)-1]&3 < class || v&4 != 0 {
 				p[len(p)-1] = v | p[len(p)-1]&4
 			}
 		default:
-			x.posts[stem] = append(p, v)
-		}
-		if w != stem {
-			ws := x.words[stem]
-			if ws == nil {
-				ws = map[string]bool{}
-				x.words[stem] = ws
-			}
-			ws[w] = true
+			tp.posts = append(p, v)
 		}
 	}
+}
+
+// first stems w, a word the index meets for the first time, and returns
+// its stem's postings (new when the stem is); w joins the stem's words
+// when it differs from it.
+func (x *termIndex) first(w string) *termPosts {
+	stem := x.st.Stem(w)
+	tp := x.posts[stem]
+	if tp == nil {
+		tp = &termPosts{}
+		x.posts[stem] = tp
+	}
+	x.seen[w] = tp
+	if w != stem {
+		ws := x.words[stem]
+		if ws == nil {
+			ws = map[string]bool{}
+			x.words[stem] = ws
+		}
+		ws[w] = true
+	}
+	return tp
 }
 
 // shards splits the index into the terms files of shards of about max
@@ -455,7 +483,8 @@ func (x *termIndex) shards(max int) ([]string, map[string]searchTerms) {
 	}
 	posts := make(map[string][]int, len(x.posts))
 	sizes := make(map[string]int, len(x.posts))
-	for stem, p := range x.posts {
+	for stem, tp := range x.posts {
+		p := tp.posts
 		d := make([]int, len(p))
 		prev := -1
 		for i, v := range p {

@@ -135,8 +135,12 @@ func isWord(r rune) bool {
 // Words returns the words of folded text: the runs of letters, marks and
 // numbers, less those with a Chinese, Japanese or Korean character
 // (matched as substrings instead). search.js cuts a query the same way.
-func Words(folded string) []string {
-	var out []string
+func Words(folded string) []string { return AppendWords(nil, folded) }
+
+// AppendWords appends the words of folded text to out, as Words cuts
+// them, and returns the extended slice: a caller that indexes many texts
+// reuses one slice.
+func AppendWords(out []string, folded string) []string {
 	start := -1
 	cjk := false
 	flush := func(end int) {

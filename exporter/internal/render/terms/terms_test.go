@@ -130,6 +130,9 @@ func TestWords(t *testing.T) {
 		if got := Words(Fold(tc.in)); !slices.Equal(got, tc.want) {
 			t.Errorf("Words(Fold(%q)) = %q, want %q", tc.in, got, tc.want)
 		}
+		if got := AppendWords([]string{"x"}, Fold(tc.in)); !slices.Equal(got, append([]string{"x"}, tc.want...)) {
+			t.Errorf("AppendWords(x, Fold(%q)) = %q, want x then %q", tc.in, got, tc.want)
+		}
 	}
 }
 
