@@ -79,6 +79,25 @@ func FuzzPlainTextFastPath(f *testing.F) {
 	})
 }
 
+// FuzzCollapse checks collapse's shortcut: wherever collapsed says a
+// string stays as it is, recollapse gives it back unchanged.
+func FuzzCollapse(f *testing.F) {
+	for _, s := range []string{
+		"Slope and intercept", "", " a", "a ", "a  b", "a\tb", "a\nb", "a\u00a0b", "a\u2028b",
+		"¿Qué es? 方程式", "bad \xff utf-8", "\ufffd", "a\x00b\x7f", "x\u0085y",
+	} {
+		f.Add(s, 0)
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if collapsed(s, n) {
+			if got := recollapse(s, n); got != s {
+				t.Fatalf("collapsed(%q, %d) but recollapse gives %q", s, n, got)
+			}
+		}
+	})
+}
+
 // FuzzNode renders arbitrary bytes as one attribute member, under an
 // arbitrary key, beside a description and objectives.
 func FuzzNode(f *testing.F) {

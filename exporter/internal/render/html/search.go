@@ -1,7 +1,6 @@
 package html
 
 import (
-	"bytes"
 	"github.com/curex/curex/exporter/internal/render"
 	"maps"
 	"slices"
@@ -365,39 +364,34 @@ func typeIndex(head *searchHead, types map[string]int, n *model.Node) int {
 }
 
 // encodeSearch writes what buildSearch gathered: the JSON of every entry,
-// the text chunks, the terms file and the head naming them.
+// the text chunks, the terms file and the head naming them. All but the
+// head are written by the encoders of search_json.go.
 func encodeSearch(key string, entries []searchEntry, titles []searchTitles, chunks []searchChunk, head *searchHead, ix *termIndex, shardBytes int) (*searchFiles, error) {
 	out := &searchFiles{Terms: map[string][]byte{}}
-	var err error
-	if out.JSON, err = jsonMarshal(entries); err != nil {
-		return nil, err
-	}
-	for i, t := range titles {
+	out.JSON = appendJSONEntries(nil, entries)
+	for i := range titles {
 		head.Titles = append(head.Titles, layout.SearchTitlesFile(i))
-		js, err := searchScript("curexSearchTitles", key+"#"+strconv.Itoa(i), t)
-		if err != nil {
-			return nil, err
-		}
-		out.Titles = append(out.Titles, js)
+		js := appendScriptStart(nil, "curexSearchTitles", key+"#"+strconv.Itoa(i))
+		js = titles[i].appendJSON(js)
+		out.Titles = append(out.Titles, append(js, scriptEnd...))
 	}
-	for i, c := range chunks {
+	for i := range chunks {
 		head.Body = append(head.Body, layout.SearchBodyFile(i))
-		head.BodyFirst = append(head.BodyFirst, c.First)
-		js, err := searchScript("curexSearchBody", key+"#"+strconv.Itoa(i), c)
+		head.BodyFirst = append(head.BodyFirst, chunks[i].First)
+		js, err := chunks[i].appendJSON(appendScriptStart(nil, "curexSearchBody", key+"#"+strconv.Itoa(i)))
 		if err != nil {
 			return nil, err
 		}
-		out.Body = append(out.Body, js)
+		out.Body = append(out.Body, append(js, scriptEnd...))
 	}
 	plan, shards := ix.shards(shardBytes)
 	head.Shards = plan
 	for _, p := range plan {
-		js, err := searchScript("curexSearchTerms", key+" "+p, shards[p])
-		if err != nil {
-			return nil, err
-		}
-		out.Terms[shard.File(head.Terms, p)] = js
+		t := shards[p]
+		js := t.appendJSON(appendScriptStart(nil, "curexSearchTerms", key+" "+p))
+		out.Terms[shard.File(head.Terms, p)] = append(js, scriptEnd...)
 	}
+	var err error
 	if out.Head, err = searchScript("curexSearch", key, head); err != nil {
 		return nil, err
 	}
@@ -406,15 +400,26 @@ func encodeSearch(key string, entries []searchEntry, titles []searchTitles, chun
 
 // termIndex gathers the postings of a tree's words.
 type termIndex struct {
-	st    *terms.Stemmer
-	posts map[string][]int
+	st *terms.Stemmer
+	// posts holds each stem's postings, and seen every word met so far
+	// with its stem's: a build stems each distinct word once (past its
+	// first time a word costs one map lookup, not the Stemmer's lock
+	// and memo) and adds it to its stem's words once.
+	posts map[string]*termPosts
+	seen  map[string]*termPosts
 	words map[string]map[string]bool
 	// body counts the words of each node's body text, by node index.
 	body map[int]int
+	// buf holds the words of the text add is indexing.
+	buf []string
 }
 
+// termPosts are the postings of one stem, as termIndex.add keeps them.
+type termPosts struct{ posts []int }
+
 func newTermIndex(st *terms.Stemmer) *termIndex {
-	return &termIndex{st: st, posts: map[string][]int{}, words: map[string]map[string]bool{}, body: map[int]int{}}
+	return &termIndex{st: st, posts: map[string]*termPosts{}, seen: map[string]*termPosts{},
+		words: map[string]map[string]bool{}, body: map[int]int{}}
 }
 
 // add indexes the words of text, found in node i in a field of class.
@@ -422,34 +427,51 @@ func newTermIndex(st *terms.Stemmer) *termIndex {
 // A posting is kept as node × 8 + 4 when the word begins a title + the
 // class.
 func (x *termIndex) add(i, class int, text string) {
-	ws := terms.Words(terms.Fold(text))
+	x.buf = terms.AppendWords(x.buf[:0], terms.Fold(text))
 	if class == classBody {
-		x.body[i] += len(ws)
+		x.body[i] += len(x.buf)
 	}
-	for k, w := range ws {
-		stem := x.st.Stem(w)
+	for k, w := range x.buf {
+		tp := x.seen[w]
+		if tp == nil {
+			tp = x.first(w)
+		}
 		v := i<<3 | class
 		if k == 0 && class == classTitle {
 			v |= 4
 		}
-		p := x.posts[stem]
+		p := tp.posts
 		switch {
 		case len(p) > 0 && p[len(p)-1]>>3 == i:
 			if p[len(p)-1]&3 < class || v&4 != 0 {
 				p[len(p)-1] = v | p[len(p)-1]&4
 			}
 		default:
-			x.posts[stem] = append(p, v)
-		}
-		if w != stem {
-			ws := x.words[stem]
-			if ws == nil {
-				ws = map[string]bool{}
-				x.words[stem] = ws
-			}
-			ws[w] = true
+			tp.posts = append(p, v)
 		}
 	}
+}
+
+// first stems w, a word the index meets for the first time, and returns
+// its stem's postings (new when the stem is); w joins the stem's words
+// when it differs from it.
+func (x *termIndex) first(w string) *termPosts {
+	stem := x.st.Stem(w)
+	tp := x.posts[stem]
+	if tp == nil {
+		tp = &termPosts{}
+		x.posts[stem] = tp
+	}
+	x.seen[w] = tp
+	if w != stem {
+		ws := x.words[stem]
+		if ws == nil {
+			ws = map[string]bool{}
+			x.words[stem] = ws
+		}
+		ws[w] = true
+	}
+	return tp
 }
 
 // shards splits the index into the terms files of shards of about max
@@ -461,7 +483,8 @@ func (x *termIndex) shards(max int) ([]string, map[string]searchTerms) {
 	}
 	posts := make(map[string][]int, len(x.posts))
 	sizes := make(map[string]int, len(x.posts))
-	for stem, p := range x.posts {
+	for stem, tp := range x.posts {
+		p := tp.posts
 		d := make([]int, len(p))
 		prev := -1
 		for i, v := range p {
@@ -505,19 +528,27 @@ func searchScript(global, key string, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := jsonMarshal(key)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.Grow(len(data) + len(k) + 64)
-	b.WriteString("(window." + global + "=window." + global + "||{})[")
-	b.Write(k)
-	b.WriteString("]=")
-	b.Write(data)
-	b.WriteString(";\n")
-	return b.Bytes(), nil
+	b := make([]byte, 0, len(data)+len(global)*2+len(key)+32)
+	b = appendScriptStart(b, global, key)
+	b = append(b, data...)
+	return append(b, scriptEnd...), nil
 }
+
+// appendScriptStart appends the start of a script that stores a value in
+// window[global][key], as searchScript writes it: the value's JSON and
+// scriptEnd follow.
+func appendScriptStart(b []byte, global, key string) []byte {
+	b = append(b, "(window."...)
+	b = append(b, global...)
+	b = append(b, "=window."...)
+	b = append(b, global...)
+	b = append(b, "||{})["...)
+	b = appendJSONString(b, key)
+	return append(b, "]="...)
+}
+
+// scriptEnd ends a script appendScriptStart began.
+const scriptEnd = ";\n"
 
 // writeSearch writes the tree's search index: layout.Search for programs,
 // and for the search box layout.SearchScript (titles, types and paths)

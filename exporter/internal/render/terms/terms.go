@@ -26,6 +26,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"golang.org/x/text/unicode/norm"
@@ -109,23 +110,37 @@ func Fold(s string) string {
 	return strings.ToLower(norm.NFC.String(d))
 }
 
+// cjkFirst is the lowest rune of the scripts isCJK holds (U+1100, the
+// first Hangul jamo; Han, Hiragana and Katakana start higher): runes
+// below it, every Latin, Greek, Cyrillic, Arabic or Devanagari letter
+// among them, skip the tables.
+const cjkFirst = 0x1100
+
 // isCJK reports whether r is written without spaces between words:
 // Han, Hiragana, Katakana, Hangul.
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return r >= cjkFirst && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // isWord reports whether r belongs to a word: a letter, a mark or a
-// number (search.js: /[\p{L}\p{M}\p{N}]/u).
+// number (search.js: /[\p{L}\p{M}\p{N}]/u). An ASCII rune is one of
+// a word when it is a letter or a digit (ASCII has no mark).
 func isWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r)
 }
 
 // Words returns the words of folded text: the runs of letters, marks and
 // numbers, less those with a Chinese, Japanese or Korean character
 // (matched as substrings instead). search.js cuts a query the same way.
-func Words(folded string) []string {
-	var out []string
+func Words(folded string) []string { return AppendWords(nil, folded) }
+
+// AppendWords appends the words of folded text to out, as Words cuts
+// them, and returns the extended slice: a caller that indexes many texts
+// reuses one slice.
+func AppendWords(out []string, folded string) []string {
 	start := -1
 	cjk := false
 	flush := func(end int) {

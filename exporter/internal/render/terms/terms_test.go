@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -128,6 +129,9 @@ func TestWords(t *testing.T) {
 	} {
 		if got := Words(Fold(tc.in)); !slices.Equal(got, tc.want) {
 			t.Errorf("Words(Fold(%q)) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := AppendWords([]string{"x"}, Fold(tc.in)); !slices.Equal(got, append([]string{"x"}, tc.want...)) {
+			t.Errorf("AppendWords(x, Fold(%q)) = %q, want x then %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -392,4 +396,19 @@ func TestStemMemoConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestRuneClassesFastPaths: isWord and isCJK, with their shortcuts for
+// ASCII and for runes below cjkFirst, answer as the Unicode tables do
+// for every rune.
+func TestRuneClassesFastPaths(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isWord(r), unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r); got != want {
+			t.Fatalf("isWord(%U) = %v, want %v", r, got, want)
+		}
+		if got, want := isCJK(r), unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul); got != want {
+			t.Fatalf("isCJK(%U) = %v, want %v", r, got, want)
+		}
+	}
 }
