@@ -39,8 +39,15 @@ GO_DIRS     := cmd exporter templates themes
 #   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
 #   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
 #   9 rows where the fault meets the run's concurrency TestFaultMatrixUnderRace runs under -race;
-#   and TestWarmBuildStemsNothingAgain (two builds' bytes and stem counts; the memo's concurrency is
-#   raced in terms.TestStemMemoConcurrent);
+#   and, 7 to 17 s each under -race on a loaded machine (8c6813a), TestWarmBuildStemsNothingAgain
+#   (two builds' bytes and stem counts; the memo's concurrency is raced in
+#   terms.TestStemMemoConcurrent), TestDisplayMathOnOneLineEveryFormat, TestSourceDate (bytes),
+#   TestImagesOfUnpublishedNodesNotFetched and TestChangeDetection (which requests a run makes;
+#   the nightly run's concurrency stays raced in TestNightlyAtScale);
+# - OUTPUT_CLI: 7 tests of the cli package whose point is what a command writes (a setting's
+#   effect, the golden export, --quiet, the JSON summary and log): each runs an export in process,
+#   10 to 17 s under -race on a loaded machine (8c6813a); the cli's own goroutines (curex dev's
+#   watcher and live reload) stay raced in the TestWatch* tests;
 # - COMPUTE_TESTS: tests of one goroutine that drive Temml in goja or chroma over adversarial, large or
 #   every-lexer inputs (about 280 s under -race, TestAdversarial alone 134 s): the detector has no
 #   second goroutine to watch there, and the converters' concurrency is raced in TestConvertConcurrent
@@ -58,8 +65,9 @@ CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
 OUTPUT_SITE  := TestDeterministic|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
-OUTPUT_MORE  := TestWarmBuildStemsNothingAgain|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
-OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)
+OUTPUT_MORE  := TestWarmBuildStemsNothingAgain|TestDisplayMathOnOneLineEveryFormat|TestImagesOfUnpublishedNodesNotFetched|TestSourceDate|TestChangeDetection|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
+OUTPUT_CLI   := TestCartridgeVersionSetting|TestBuildCurriculumFlag|TestExportGolden|TestQuiet|TestConfigElsewhereResolvesPaths|TestSummaryJSON|TestJSONLogHasNoProse
+OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)|$(OUTPUT_CLI)
 COMPUTE_TESTS := TestAdversarial|TestBudgetKeepsOutput|TestBudgetErrorCached|TestConvertDeepNesting|TestMathOverBudget|TestLargeInputs|TestHighlightHasNoWallClockTimeout|TestValidHighlightAcceptsEveryLexer
 PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/ ./exporter/internal/render/mathml/ ./exporter/internal/render/content/
 BROWSER_PKGS := ./exporter/internal/a11y/
