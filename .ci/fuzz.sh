@@ -2,7 +2,7 @@
 # fuzz.sh: run every fuzz target of the module for FUZZTIME each.
 #
 #   .ci/fuzz.sh                       # make fuzz: 20s each
-#   FUZZTIME=1000x .ci/fuzz.sh        # make test: 1,000 inputs each
+#   FUZZTIME=300x .ci/fuzz.sh         # make test: 300 inputs each
 #   KEEP_CORPUS=1 .ci/fuzz.sh         # make fuzz-corpus: also keep what was found
 #
 # With KEEP_CORPUS=1, the inputs the fuzzer found interesting (new
