@@ -36,7 +36,9 @@ GO_DIRS     := cmd exporter templates themes
 #   TestGolden and ten more raced tests read) and the exporter's race tests keep watching; and
 #   TestDeterministic, which renders the sample a second time to compare the bytes: 118 s of the
 #   race suite on a loaded machine (8c6813a), the detector's one look at those workers being the
-#   shared render;
+#   shared render; and TestPublisherLook and TestThemeAssetsHashed (five renders of the sample with
+#   a publisher's styles or theme files, 20 to 37 s each under -race on an idle machine: about 60 s
+#   of the html package's 106);
 # - OUTPUT_MORE: 19 more of the same kind (each format alone, images, math, the bucket and the demo's
 #   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
 #   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
@@ -66,7 +68,7 @@ GO_DIRS     := cmd exporter templates themes
 CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
-OUTPUT_SITE  := TestDeterministic|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
+OUTPUT_SITE  := TestDeterministic|TestPublisherLook|TestThemeAssetsHashed|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
 OUTPUT_MORE  := TestWarmBuildStemsNothingAgain|TestDisplayMathOnOneLineEveryFormat|TestImagesOfUnpublishedNodesNotFetched|TestSourceDate|TestChangeDetection|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
 OUTPUT_CLI   := TestCartridgeVersionSetting|TestBuildCurriculumFlag|TestExportGolden|TestQuiet|TestConfigElsewhereResolvesPaths|TestSummaryJSON|TestJSONLogHasNoProse
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)|$(OUTPUT_CLI)
@@ -178,9 +180,13 @@ test:
 race-build:
 	$(GO) build -race ./...
 
-# test-steps: make test's steps; with -j the race suite (the longest) starts first, and the
-# others run beside it.
-test-steps: test-race test-release docs test-books validate test-plain test-browser test-norace test-gcs test-nightly test-fuzz
+# test-steps: make test's steps, the longest first (make -j starts them in this order), so that
+# no long step starts last and runs alone while the other core idles. Elapsed seconds with a warm
+# build cache on an idle 2-core machine (813bc8f, -j2): race 670, browser 375, plain 274, fuzz 225,
+# norace 130, validate 89, books 65, nightly 31, release 30 + 18; in the order before (the race
+# suite, then the release, the docs, the books, validate, plain, browser, norace, gcs, nightly and
+# fuzz) the fuzz step started at 904 s of 1,131 and ended last, alone for 42 s.
+test-steps: test-race test-browser test-plain test-fuzz test-norace validate test-books test-release test-nightly test-gcs docs
 
 # BOOK_TESTS: the EPUB tests that drive slow programs on four sample books (Latin, Arabic, Japanese,
 # computer science): DAISY Ace (about 45 s a book, the four at once) and Calibre's ebook-convert.
