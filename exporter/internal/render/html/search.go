@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/curex/curex/exporter/internal/jsonstr"
 	"github.com/curex/curex/exporter/internal/layout"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/render/attrs"
@@ -543,7 +544,7 @@ func appendScriptStart(b []byte, global, key string) []byte {
 	b = append(b, "=window."...)
 	b = append(b, global...)
 	b = append(b, "||{})["...)
-	b = appendJSONString(b, key)
+	b = jsonstr.AppendHTMLSafe(b, key)
 	return append(b, "]="...)
 }
 

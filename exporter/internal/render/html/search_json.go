@@ -5,7 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/curex/curex/exporter/internal/jsonstr"
 )
 
 // The search index's files are most of the JSON a website holds, and
@@ -14,69 +15,10 @@ import (
 // searchTitles, searchChunk, searchTerms) by appending to a []byte, byte
 // for byte as json.Marshal writes them: the struct tags' names and
 // order, omitempty, null for a nil slice or map, map keys sorted, and
-// strings escaped as appendJSONString says. TestSearchJSONAsMarshal
-// compares them with json.Marshal, FuzzAppendJSONString the strings.
+// strings escaped by jsonstr.AppendHTMLSafe. TestSearchJSONAsMarshal
+// compares them with json.Marshal (jsonstr's fuzz target the strings).
 // The head (searchHead, one a tree) and other small files keep
 // json.Marshal.
-
-// jsonHex are the digits of a \u00XX escape, lower case as encoding/json
-// writes them.
-const jsonHex = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string as json.Marshal writes it:
-// " and \ escaped, \b \f \n \r \t as such, the other control characters
-// and <, > and & as \u00XX (so that the string cannot end a script
-// element), U+2028 and U+2029 as \u2028 and \u2029 (line ends in
-// JavaScript), and each byte of invalid UTF-8 as \ufffd.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', jsonHex[c>>4], jsonHex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', jsonHex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
 
 // appendJSONStrings appends ss as a JSON array of strings (null when
 // nil).
@@ -89,7 +31,7 @@ func appendJSONStrings(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = jsonstr.AppendHTMLSafe(b, s)
 	}
 	return append(b, ']')
 }
@@ -139,19 +81,19 @@ func appendJSONEntries(b []byte, es []searchEntry) []byte {
 // appendJSON appends e as json.Marshal writes it.
 func (e *searchEntry) appendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendJSONString(b, e.ID)
+	b = jsonstr.AppendHTMLSafe(b, e.ID)
 	b = append(b, `,"title":`...)
-	b = appendJSONString(b, e.Title)
+	b = jsonstr.AppendHTMLSafe(b, e.Title)
 	b = append(b, `,"type_display":`...)
-	b = appendJSONString(b, e.TypeDisplay)
+	b = jsonstr.AppendHTMLSafe(b, e.TypeDisplay)
 	b = append(b, `,"path":`...)
-	b = appendJSONString(b, e.Path)
+	b = jsonstr.AppendHTMLSafe(b, e.Path)
 	if e.Lang != "" {
 		b = append(b, `,"lang":`...)
-		b = appendJSONString(b, e.Lang)
+		b = jsonstr.AppendHTMLSafe(b, e.Lang)
 	}
 	b = append(b, `,"text":`...)
-	b = appendJSONString(b, e.Text)
+	b = jsonstr.AppendHTMLSafe(b, e.Text)
 	if len(e.Fields) > 0 {
 		b = append(b, `,"fields":[`...)
 		for i, f := range e.Fields {
@@ -159,11 +101,11 @@ func (e *searchEntry) appendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"key":`...)
-			b = appendJSONString(b, f.Key)
+			b = jsonstr.AppendHTMLSafe(b, f.Key)
 			b = append(b, `,"label":`...)
-			b = appendJSONString(b, f.Label)
+			b = jsonstr.AppendHTMLSafe(b, f.Label)
 			b = append(b, `,"text":`...)
-			b = appendJSONString(b, f.Text)
+			b = jsonstr.AppendHTMLSafe(b, f.Text)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -219,7 +161,7 @@ func (c *searchChunk) appendJSON(b []byte) ([]byte, error) {
 			case int:
 				b = strconv.AppendInt(b, int64(v), 10)
 			case string:
-				b = appendJSONString(b, v)
+				b = jsonstr.AppendHTMLSafe(b, v)
 			default:
 				js, err := json.Marshal(v)
 				if err != nil {
@@ -245,7 +187,7 @@ func (t *searchTerms) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, stem)
+			b = jsonstr.AppendHTMLSafe(b, stem)
 			b = append(b, ':')
 			b = appendJSONInts(b, t.Terms[stem])
 		}
@@ -257,9 +199,9 @@ func (t *searchTerms) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, stem)
+			b = jsonstr.AppendHTMLSafe(b, stem)
 			b = append(b, ':')
-			b = appendJSONString(b, t.Words[stem])
+			b = jsonstr.AppendHTMLSafe(b, t.Words[stem])
 		}
 		b = append(b, '}')
 	}

@@ -3,6 +3,8 @@ package html
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/curex/curex/exporter/internal/jsonstr"
 )
 
 // jsonHostile are strings that every escape of encoding/json meets:
@@ -31,7 +33,7 @@ func TestSearchJSONAsMarshal(t *testing.T) {
 	}
 	var fields []searchField
 	for _, s := range jsonHostile {
-		same("string", s, appendJSONString(nil, s))
+		same("string", s, jsonstr.AppendHTMLSafe(nil, s))
 		fields = append(fields, searchField{Key: s, Label: s + "l", Text: "t" + s})
 	}
 	entries := []searchEntry{
@@ -68,21 +70,4 @@ func TestSearchJSONAsMarshal(t *testing.T) {
 	} {
 		same("terms", tm, tm.appendJSON(nil))
 	}
-}
-
-// FuzzAppendJSONString: appendJSONString writes any string as
-// json.Marshal does.
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range jsonHostile {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendJSONString([]byte("x"), s); string(got[1:]) != string(want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got[1:], want)
-		}
-	})
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/curex/curex/exporter/internal/jsonstr"
 	"github.com/curex/curex/exporter/internal/layout"
 	"github.com/curex/curex/exporter/internal/model"
 )
@@ -205,16 +206,16 @@ func (e *encoder) key(level int, k string) {
 	e.first(level, k)
 }
 
-func (e *encoder) str(s string) { e.buf = appendString(e.buf, s) }
+func (e *encoder) str(s string) { e.buf = jsonstr.Append(e.buf, s) }
 
 // page writes the path of the node whose segment is seg as a JSON string,
 // without building the path: the parts meet at a "/", so escaping them
 // one by one escapes the whole.
 func (e *encoder) page(seg string) {
 	e.buf = append(e.buf, '"')
-	e.buf = appendEscaped(e.buf, e.prefix)
-	e.buf = appendEscaped(e.buf, seg)
-	e.buf = appendEscaped(e.buf, e.suffix)
+	e.buf = jsonstr.AppendEscaped(e.buf, e.prefix)
+	e.buf = jsonstr.AppendEscaped(e.buf, seg)
+	e.buf = jsonstr.AppendEscaped(e.buf, e.suffix)
 	e.buf = append(e.buf, '"')
 }
 
@@ -497,66 +498,4 @@ func fixUTF8(v []byte) []byte {
 		i += size
 	}
 	return out
-}
-
-const hex = "0123456789abcdef"
-
-// appendString appends s as a JSON string, escaped as encoding/json does
-// with HTML escaping off: quotes, backslashes and control characters are
-// escaped, U+2028 and U+2029 too (for JavaScript), invalid UTF-8 bytes
-// become \ufffd, and everything else, "<", ">" and "&" included, is kept.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = appendEscaped(dst, s)
-	return append(dst, '"')
-}
-
-// appendEscaped appends s escaped as appendString does, without quotes.
-func appendEscaped(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
 }

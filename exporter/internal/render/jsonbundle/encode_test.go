@@ -305,27 +305,6 @@ func TestUnicode(t *testing.T) {
 	}
 }
 
-// TestAppendStringMatchesEncodingJSON compares string escaping with
-// encoding/json's (HTML escaping off).
-func TestAppendStringMatchesEncodingJSON(t *testing.T) {
-	for _, s := range []string{
-		"", "plain", `"quoted" \ back`, "<>&", "tab\tnl\ncr\rbs\bff\f", "\x00\x01\x1f\x7f",
-		"bad \xff\xfe utf8 \xe2\x82", "\u2028\u2029", "éß中文العربية😀", "\xed\xa0\x80",
-	} {
-		if got, want := string(appendString(nil, s)), stdString(s); got != want {
-			t.Errorf("appendString(%q) = %s, encoding/json gives %s", s, got, want)
-		}
-	}
-}
-
-func stdString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 func TestNodeCount(t *testing.T) {
 	for _, tr := range []*model.Tree{baseTree(false), texasTree(false), houstonTree(false), chain(7), synthetic(100)} {
 		b := readBundle(t, mustEncode(t, tr))
