@@ -50,21 +50,23 @@ var pages = []struct{ name, path, query string }{
 	{"failed-image-node", "introduction-to-computer-science/base/es/cs-m1-l1/index.html", ""},
 }
 
-// views are the viewports and color schemes each page is checked in; phone
-// views only check the pages listed in their only field.
-var views = []struct {
-	name string
-	o    chromium.AxeOptions
-	only []string
+// devices are the screens each page is loaded on, once per page and
+// device: a desktop for every page, and a phone for the pages of its only
+// field. Each load is checked in the light scheme, then in the dark one for
+// the pages of dark (nil: every page), switched on the loaded page as a
+// reader's system switches it (chromium.ColorScheme): loading a page anew
+// per scheme doubled the test's time for the same checks.
+var devices = []struct {
+	name       string
+	o          chromium.ScreenshotOptions
+	only, dark []string
 }{
-	{name: "light", o: chromium.AxeOptions{}},
-	{name: "dark", o: chromium.AxeOptions{Dark: true}},
-	{name: "phone", o: chromium.AxeOptions{Width: 390, Height: 844, Mobile: true}, only: []string{"catalog", "node", "code-node", "math-node", "rtl-node", "landing", "toc"}},
-	{name: "phone-dark", o: chromium.AxeOptions{Width: 390, Height: 844, Mobile: true, Dark: true}, only: []string{"rtl-node", "landing"}},
+	{name: "desktop"},
+	{name: "phone", o: phone, only: []string{"catalog", "node", "code-node", "math-node", "rtl-node", "landing", "toc"}, dark: []string{"rtl-node", "landing"}},
 }
 
 // drawerPages are the pages checked once more on a phone with the
-// navigation's drawer open (site.js), light and dark.
+// navigation's drawer open (site.js), light and dark, on the same load.
 var drawerPages = []string{"node", "rtl-node", "landing"}
 
 func requireTools() bool { return os.Getenv("CUREX_REQUIRE_TOOLS") == "1" }
@@ -218,7 +220,8 @@ func exportInto(ctx context.Context, out string, id render.Identity, formats []s
 }
 
 // TestWebsiteAccessibility fails on every serious or critical axe-core
-// violation of the pages in every view, and logs the moderate and minor ones.
+// violation of the pages on every device and in every color scheme, and
+// logs the moderate and minor ones.
 func TestWebsiteAccessibility(t *testing.T) {
 	if testing.Short() {
 		t.Skip("exports the sample site and runs a browser")
@@ -233,60 +236,60 @@ func TestWebsiteAccessibility(t *testing.T) {
 			continue
 		}
 		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(file), RawQuery: p.query}).String()
-		for _, v := range views {
-			if v.only != nil && !slices.Contains(v.only, p.name) {
+		for _, d := range devices {
+			if d.only != nil && !slices.Contains(d.only, p.name) {
 				continue
 			}
-			t.Run(p.name+"/"+v.name, func(t *testing.T) { checkAxe(t, b, axe, u, p.path, v.o) })
-		}
-		if slices.Contains(drawerPages, p.name) {
-			for _, dark := range []bool{false, true} {
-				o := phone
-				o.Dark = dark
-				name := p.name + "/phone-drawer-open"
-				if dark {
-					name += "-dark"
-				}
-				t.Run(name, func(t *testing.T) { checkAxeDrawer(t, b, axe, u, p.path, o) })
+			states := []axeState{{name: "light"}}
+			if d.dark == nil || slices.Contains(d.dark, p.name) {
+				states = append(states, axeState{name: "dark", dark: true})
 			}
+			if d.o.Mobile && slices.Contains(drawerPages, p.name) {
+				states = append(states, axeState{name: "drawer-open", act: openDrawer}, axeState{name: "drawer-open-dark", dark: true})
+			}
+			t.Run(p.name+"/"+d.name, func(t *testing.T) { checkAxeStates(t, b, axe, u, p.path, d.o, states) })
 		}
 	}
 }
 
-// checkAxeDrawer is checkAxe on a phone with the navigation's drawer
-// opened by its button.
-func checkAxeDrawer(t *testing.T, b *chromium.Browser, axe []byte, u, page string, o chromium.ScreenshotOptions) {
+// axeState is one check of a loaded page: the color scheme to show, after
+// act (when set) has acted on the page, for example opened the drawer.
+// The page stays as act left it for the states after.
+type axeState struct {
+	name string
+	dark bool
+	act  func(tab context.Context) error
+}
+
+// checkAxeStates loads the page at u (named page in messages) once on the
+// device o and runs axe-core with the rules of tags in each state, in
+// order: a serious or critical violation fails the state's subtest, a
+// lesser one is logged.
+func checkAxeStates(t *testing.T, b *chromium.Browser, axe []byte, u, page string, o chromium.ScreenshotOptions, states []axeState) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var vs []chromium.Violation
 	err := b.Visit(ctx, u, o, func(tab context.Context) error {
-		if err := openDrawer(tab); err != nil {
-			return err
+		for _, st := range states {
+			if st.act != nil {
+				if err := st.act(tab); err != nil {
+					return fmt.Errorf("%s: %w", st.name, err)
+				}
+			}
+			if err := chromium.ColorScheme(tab, st.dark); err != nil {
+				return fmt.Errorf("%s: %w", st.name, err)
+			}
+			vs, err := chromium.AxeTab(tab, axe, chromium.AxeOptions{Tags: tags})
+			if err != nil {
+				return fmt.Errorf("%s: %w", st.name, err)
+			}
+			t.Run(st.name, func(t *testing.T) { report(t, page+" ("+st.name+")", vs) })
 		}
-		var err error
-		vs, err = chromium.AxeTab(tab, axe, chromium.AxeOptions{Tags: tags})
-		return err
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	report(t, page+" (drawer open)", vs)
-}
-
-// checkAxe runs axe-core on the page at u (named page in messages) with
-// the options o and the rules of tags: a serious or critical violation
-// fails the test, a lesser one is logged.
-func checkAxe(t *testing.T, b *chromium.Browser, axe []byte, u, page string, o chromium.AxeOptions) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	o.Tags = tags
-	vs, err := b.Axe(ctx, u, axe, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	report(t, page, vs)
 }
 
 // report fails the test on the serious and critical violations vs of page
@@ -326,11 +329,8 @@ func TestWebsiteIdentityAccessibility(t *testing.T) {
 	}, "html")
 	for _, p := range []string{"index.html", "algebra-1/index.html", "algebra-1/texas/es/alg-u1-l1/index.html", "algebra-1/houston-isd/ar/alg-u1-l1/index.html"} {
 		u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(site, filepath.FromSlash(p)))}).String()
-		for _, v := range []struct {
-			name string
-			o    chromium.AxeOptions
-		}{{"light", chromium.AxeOptions{}}, {"dark", chromium.AxeOptions{Dark: true}}} {
-			t.Run(p+"/"+v.name, func(t *testing.T) { checkAxe(t, b, axe, u, p, v.o) })
-		}
+		t.Run(p, func(t *testing.T) {
+			checkAxeStates(t, b, axe, u, p, chromium.ScreenshotOptions{}, []axeState{{name: "light"}, {name: "dark", dark: true}})
+		})
 	}
 }

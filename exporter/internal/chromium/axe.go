@@ -2,6 +2,8 @@ package chromium
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,10 +71,11 @@ func (v Violation) String() string {
 	return b.String()
 }
 
-// axeRun is the script that runs axe on the document; %s is the options
-// object (JSON). It maps the result to the shape of Violation.
+// axeRun is the script that runs axe on the document; the first %s is the
+// global that holds the injected axe, the second the options object
+// (JSON). It maps the result to the shape of Violation.
 const axeRun = `(async () => {
-  const r = await axe.run(document, %s);
+  const r = await window.%s.run(document, %s);
   return r.violations.map(v => ({
     id: v.id, impact: v.impact || "", description: v.description, help: v.help,
     helpUrl: v.helpUrl, tags: v.tags || [],
@@ -112,9 +115,11 @@ func (b *Browser) Axe(ctx context.Context, url string, axeSource []byte, o AxeOp
 
 // AxeTab runs axe-core (axeSource, the contents of axe.min.js) on the
 // document of a tab that [Browser.Visit] opened, as it is now: after fn
-// has clicked, typed or opened what it wants checked. The viewport and
-// color scheme are Visit's; of o, only Tags and DisableRules apply. It
-// returns the violations, in axe-core's order; none is an empty result.
+// has clicked, typed or opened what it wants checked. The viewport is
+// Visit's, the color scheme Visit's or the last [ColorScheme]'s; of o, only
+// Tags and DisableRules apply. Calls on the same document inject axe-core
+// once. It returns the violations, in axe-core's order; none is an empty
+// result.
 func AxeTab(tab context.Context, axeSource []byte, o AxeOptions) ([]Violation, error) {
 	if len(axeSource) == 0 {
 		return nil, errors.New("axe: no axe-core source")
@@ -134,14 +139,26 @@ func AxeTab(tab context.Context, axeSource []byte, o AxeOptions) ([]Violation, e
 	if err != nil {
 		return nil, fmt.Errorf("axe options: %w", err)
 	}
-	ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](string(axeSource)+"\n;typeof axe === 'object' && typeof axe.run === 'function'"))
+	// The source is injected once per document: a second call on the same
+	// page (in the other color scheme, or after a click) reuses it. The
+	// global's name holds the source's hash, so that another source on the
+	// same page is injected afresh, and a page's own "axe" is never run.
+	sum := sha256.Sum256(axeSource)
+	global := "__curexAxe" + hex.EncodeToString(sum[:8])
+	injected, err := chromedp.Run(tab, chromedp.Evaluate[bool]("typeof window."+global+" === 'object'"))
 	if err != nil {
 		return nil, fmt.Errorf("injecting axe-core: %w", err)
 	}
-	if !ok {
-		return nil, errors.New("injecting axe-core: the source defines no axe.run")
+	if !injected {
+		ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](string(axeSource)+"\n;(typeof axe === 'object' && typeof axe.run === 'function') ? ((window."+global+" = axe), true) : false"))
+		if err != nil {
+			return nil, fmt.Errorf("injecting axe-core: %w", err)
+		}
+		if !ok {
+			return nil, errors.New("injecting axe-core: the source defines no axe.run")
+		}
 	}
-	out, err := chromedp.Run(tab, chromedp.Evaluate[[]Violation](fmt.Sprintf(axeRun, js), chromedp.EvalAwaitPromise))
+	out, err := chromedp.Run(tab, chromedp.Evaluate[[]Violation](fmt.Sprintf(axeRun, global, js), chromedp.EvalAwaitPromise))
 	if err != nil {
 		return nil, fmt.Errorf("axe.run: %w", err)
 	}

@@ -14,10 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/curex/curex/exporter/internal/chromium"
 )
@@ -375,7 +378,7 @@ func TestAxe(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []chromium.Violation{{
-		ID: "stub-rule", Impact: "serious", Description: "dark=true width=390", Help: "Stub help",
+		ID: "stub-rule", Impact: "serious", Description: "dark=true width=390 injections=1", Help: "Stub help",
 		HelpURL: "https://example.invalid/stub-rule", Tags: []string{"wcag2a", "wcag2aa"},
 		Nodes: []chromium.ViolationNode{
 			{Target: []string{"#x"}, HTML: `<p id="x">Checked</p>`, FailureSummary: "Fix any of the following:\n  the stub"},
@@ -396,12 +399,53 @@ func TestAxe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := vs[0].Description; got != "dark=false width=1280" {
+	if got := vs[0].Description; got != "dark=false width=1280 injections=1" {
 		t.Errorf("default emulation: %s", got)
 	}
 
 	if _, err := b.Axe(ctxFor(t), u, []byte("var notAxe = 1;"), chromium.AxeOptions{}); err == nil || !strings.Contains(err.Error(), "axe.run") {
 		t.Errorf("a source without axe.run: err = %v", err)
+	}
+}
+
+// TestAxeTabOnOneLoad: AxeTab checks the page a Visit loaded as it is
+// now, in the color scheme ColorScheme last set (the page restyled, its
+// media queries matching), injecting axe-core once per document.
+func TestAxeTabOnOneLoad(t *testing.T) {
+	b := browser(t)
+	stub, err := os.ReadFile(filepath.Join("testdata", "axe-stub.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := fileURL(page(t, strings.Replace(schemes, "<h1>", `<p id="x">Checked</p><h1>`, 1)))
+	var got []string
+	err = b.Visit(ctxFor(t), u, chromium.ScreenshotOptions{Width: 400, Height: 300}, func(tab context.Context) error {
+		for _, dark := range []bool{false, true, false} {
+			if err := chromium.ColorScheme(tab, dark); err != nil {
+				return err
+			}
+			vs, err := chromium.AxeTab(tab, stub, chromium.AxeOptions{})
+			if err != nil {
+				return err
+			}
+			bg, err := chromedp.Run(tab, chromedp.Evaluate[string]("getComputedStyle(document.body).backgroundColor"))
+			if err != nil {
+				return err
+			}
+			got = append(got, vs[0].Description+" "+bg)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"dark=false width=400 injections=1 rgb(255, 255, 255)",
+		"dark=true width=400 injections=1 rgb(0, 0, 0)",
+		"dark=false width=400 injections=1 rgb(255, 255, 255)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("checks on one load:\n got %q\nwant %q", got, want)
 	}
 }
 

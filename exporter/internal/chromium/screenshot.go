@@ -99,18 +99,33 @@ func (v viewport) apply(tab context.Context) error {
 	if s <= 0 {
 		s = 1
 	}
-	scheme := "light"
-	if v.Dark {
-		scheme = "dark"
-	}
-	return chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: int64(w), Height: int64(h), DeviceScaleFactor: s, Mobile: v.Mobile,
 		})
 		if err != nil {
 			return fmt.Errorf("viewport: %w", err)
 		}
-		_, err = cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		return nil
+	}))
+	if err != nil {
+		return err
+	}
+	return ColorScheme(tab, v.Dark)
+}
+
+// ColorScheme sets prefers-color-scheme (dark, or light) in a tab: before a
+// page loads, or on the page [Browser.Visit] opened, which restyles as it
+// would when the reader's system changes its scheme (its media queries and
+// matchMedia listeners see the change). It holds for the documents the tab
+// loads afterwards.
+func ColorScheme(tab context.Context, dark bool) error {
+	scheme := "light"
+	if dark {
+		scheme = "dark"
+	}
+	return chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
 		})
 		if err != nil {
