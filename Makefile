@@ -322,7 +322,7 @@ validate: build tools
 	for f in $$(cd $(SITE) && find . -name '*.epub' -o -name '*.imscc' | sed 's|^\./||' | sort); do \
 	  mkdir -p $(SITE)-books/$$f && unzip -q -d $(SITE)-books/$$f $(SITE)/$$f || exit 1; done
 	@test -n "$$(find $(SITE)-books -name '*.xhtml' | head -1)" && test -n "$$(find $(SITE)-books -path '*.imscc/*.html' | head -1)" || { echo "validate: no book or cartridge in $(SITE)"; exit 1; }
-	$(call TIMED_AS,validate Nu checker) java $(JAVA_SHORT) -jar $(VNU) --skip-non-html --errors-only $(SITE) $(SITE)-identity $(SITE)-books > $(SITE)-vnu.txt 2>&1; \
+	$(call TIMED_AS,validate Nu checker) java $(JAVA_SHORT) -jar $(VNU) --skip-non-html --errors-only --stdout $(SITE) $(SITE)-identity $(SITE)-books > $(SITE)-vnu.txt; \
 	  left="$$(grep -v -E '$(EPUB_TYPE_ERROR)' $(SITE)-vnu.txt)"; \
 	  if [ -n "$$left" ]; then echo "$$left"; exit 1; fi; \
 	  echo "Nu checker: $$(find $(SITE) $(SITE)-identity $(SITE)-books -name '*.html' -o -name '*.xhtml' | wc -l) documents, no error but $$(grep -c . $(SITE)-vnu.txt) epub:type attributes of the books"
