@@ -15,7 +15,8 @@ FUZZTIME    ?= 20s
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804), and a
 # count does the same work on a busy machine. 300 new inputs a target after its
-# seed corpus (which the suites also run): the step cost 259 to 273 CPU-s at 1,000.
+# seed corpus (which the suites also run): the step cost 259 to 273 CPU-s at 1,000. One worker
+# process a target (FUZZ_WORKERS=1), not one per core: see .ci/fuzz.sh.
 FUZZTIME_TEST ?= 300x
 GO_DIRS     := cmd exporter templates themes
 # PLAIN_TESTS: tests that run once, without -race (test-plain), not in the race suite:
@@ -235,7 +236,7 @@ test-gcs:
 	$(TESTENV) $(GO) test -tags nopublish -count=1 ./exporter/internal/publish/
 
 test-fuzz:
-	$(TIMED) $(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST)
+	$(TIMED) $(MAKE) fuzz FUZZTIME=$(FUZZTIME_TEST) FUZZ_WORKERS=1
 
 ## docs: build the documentation site (mkdocs.yml: docs/ with its navigation) with mkdocs build --strict into $(DOCS_SITE); a broken link or #anchor fails it (a few seconds; mkdocs serve previews it)
 DOCS_SITE   ?= /tmp/curex-docs-site
@@ -343,7 +344,7 @@ soak:
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s)
 fuzz:
-	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz.sh
+	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZ_WORKERS=$(FUZZ_WORKERS) .ci/fuzz.sh
 
 ## fuzz-corpus: fuzz every target for FUZZTIME and keep what it found in each package's testdata/fuzz/ (commit the result)
 fuzz-corpus:
