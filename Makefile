@@ -43,7 +43,8 @@ GO_DIRS     := cmd exporter templates themes
 # - OUTPUT_MORE: 19 more of the same kind (each format alone, images, math, the bucket and the demo's
 #   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
 #   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
-#   9 rows where the fault meets the run's concurrency TestFaultMatrixUnderRace runs under -race;
+#   9 rows where the fault meets the run's concurrency TestFaultMatrixUnderRace runs under -race
+#   (7 of them with the JSON bundles alone: 24 CPU-s there, 66 with the website);
 #   and, 7 to 17 s each under -race on a loaded machine (8c6813a), TestWarmBuildStemsNothingAgain
 #   (two builds' bytes and stem counts; the memo's concurrency is raced in
 #   terms.TestStemMemoConcurrent), TestDisplayMathOnOneLineEveryFormat, TestSourceDate (bytes),
