@@ -45,7 +45,7 @@ GO_DIRS     := cmd exporter templates themes
 #   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
 #   9 rows where the fault meets the run's concurrency TestFaultMatrixUnderRace runs under -race
 #   (7 of them with the JSON bundles alone: 24 CPU-s there, 66 with the website);
-#   and, 7 to 17 s each under -race on a loaded machine (8c6813a), TestWarmBuildStemsNothingAgain
+#   and, 7 to 17 s each under -race on a loaded machine (8c6813a), TestWarmBuildRepeatsNothing
 #   (two builds' bytes and stem counts; the memo's concurrency is raced in
 #   terms.TestStemMemoConcurrent), TestDisplayMathOnOneLineEveryFormat, TestSourceDate (bytes),
 #   TestImagesOfUnpublishedNodesNotFetched and TestChangeDetection (which requests a run makes;
@@ -71,7 +71,7 @@ CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
 OUTPUT_SITE  := TestDeterministic|TestPublisherLook|TestThemeAssetsHashed|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
-OUTPUT_MORE  := TestWarmBuildStemsNothingAgain|TestDisplayMathOnOneLineEveryFormat|TestImagesOfUnpublishedNodesNotFetched|TestSourceDate|TestChangeDetection|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
+OUTPUT_MORE  := TestWarmBuildRepeatsNothing|TestDisplayMathOnOneLineEveryFormat|TestImagesOfUnpublishedNodesNotFetched|TestSourceDate|TestChangeDetection|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
 OUTPUT_CLI   := TestCartridgeVersionSetting|TestBuildCurriculumFlag|TestExportGolden|TestQuiet|TestConfigElsewhereResolvesPaths|TestSummaryJSON|TestJSONLogHasNoProse
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)|$(OUTPUT_CLI)
 COMPUTE_TESTS := TestAdversarial|TestBudgetKeepsOutput|TestBudgetErrorCached|TestConvertDeepNesting|TestMathOverBudget|TestLargeInputs|TestHighlightHasNoWallClockTimeout|TestValidHighlightAcceptsEveryLexer

@@ -62,24 +62,22 @@ func (b *bodies) put(r fetch.Result) (bodyRef, error) {
 	return ref, nil
 }
 
-func (b *bodies) get(ref bodyRef) ([]byte, error) {
-	if ref.file != "" {
-		return os.ReadFile(ref.file)
-	}
-	etag, body, err := b.client.CachedResolvedBody(ref.export.CurriculumID, resolveOptions(ref.export))
-	if err != nil {
-		return nil, err
-	}
-	if etag != ref.etag {
-		return nil, fmt.Errorf("%s: the cached answer changed during the run (ETag %s, was %s)", ref.export.Dir(), etag, ref.etag)
-	}
-	return body, nil
-}
-
 // load returns the kept tree of ref, decoded and normalized, as the
 // formats see it (see visible), and its raw body.
 func (b *bodies) load(ref bodyRef) (*model.Tree, []byte, error) {
-	body, err := b.get(ref)
+	if ref.file == "" {
+		// From the cache, through the client: a build of curex dev reads
+		// the curriculum its session decoded before (api.DecodedMemo).
+		rc, resp, err := b.client.CachedResolved(ref.export.CurriculumID, resolveOptions(ref.export))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", ref.export.Dir(), err)
+		}
+		if resp.ETag != ref.etag {
+			return nil, nil, fmt.Errorf("%s: the cached answer changed during the run (ETag %s, was %s)", ref.export.Dir(), resp.ETag, ref.etag)
+		}
+		return visible(fetch.Normalize(ref.export, rc, ref.etag), b.includeUnpublished, b.hide), resp.Body, nil
+	}
+	body, err := os.ReadFile(ref.file)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -51,6 +51,11 @@ func newSession(c *Config, src source) (*session, error) {
 	if c.CacheDir != "" {
 		opts = append(opts, api.WithCache(slot))
 	}
+	if src.fromCache() && c.Warm != nil {
+		// A build reads answers no server can change under it: the trees
+		// an earlier build of the session decoded serve it again.
+		opts = append(opts, api.WithDecodedMemo(c.Warm.memo(), src.scopeDir))
+	}
 	client, err := api.New(ep.baseURL, ep.token, opts...)
 	if err != nil {
 		return nil, &ConfigError{setting.Errorf(setting.BaseURL, "%w", err)}

@@ -44,6 +44,8 @@ type Client struct {
 	hc        *http.Client
 	userHC    *http.Client // from WithHTTPClient
 	cache     Cache
+	memo      *DecodedMemo // from WithDecodedMemo, with its scope
+	memoScope string
 	userAgent string
 	allowHTTP bool
 	maxBody   int64
@@ -379,7 +381,7 @@ func (c *Client) do(req *http.Request, v any, useCache bool) (*Response, error) 
 		if r.ETag == "" {
 			r.ETag = cachedTag
 		}
-		if err := c.decode(method, path, "", cachedBody, v); err != nil {
+		if err := c.decodeCached(method, path, r.ETag, cachedBody, v); err != nil {
 			// The cached copy is damaged: ask for the whole body.
 			return c.do(req, v, false)
 		}

@@ -46,6 +46,8 @@
 //
 // With WithCache, the Client sends If-None-Match for cached paths and reuses
 // the cached body when the server answers 304 Not Modified
-// (Response.NotModified). The package keeps no global state and logs
-// nothing.
+// (Response.NotModified). A process that reads the same cached answers
+// over and over (the builds of a curex dev session) gives its Clients one
+// DecodedMemo (WithDecodedMemo): a resolved curriculum is then decoded
+// once per ETag. The package keeps no global state and logs nothing.
 package api

@@ -124,14 +124,16 @@ var ErrNotCached = errors.New("not in the cache")
 // Client's Cache, without a request: the body stored with its ETag
 // (Response.NotModified is true, as for a 304). It returns an error
 // wrapping ErrNotCached when the Cache holds no such answer, and a
-// *DecodeError when the stored body no longer decodes.
+// *DecodeError when the stored body no longer decodes. With a
+// DecodedMemo (WithDecodedMemo), an answer decoded before is returned
+// again, its nodes shared: the caller must not modify them.
 func (c *Client) CachedResolved(id string, o ResolveOptions) (*ResolvedCurriculum, *Response, error) {
 	path, etag, body, err := c.cachedResolved(id, o)
 	if err != nil {
 		return nil, nil, err
 	}
 	r := new(ResolvedCurriculum)
-	if err := c.decode(http.MethodGet, path, "", body, r); err != nil {
+	if err := c.decodeCached(http.MethodGet, path, etag, body, r); err != nil {
 		return nil, nil, err
 	}
 	return r, &Response{StatusCode: http.StatusNotModified, ETag: etag, NotModified: true, Body: body}, nil

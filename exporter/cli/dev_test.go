@@ -21,18 +21,22 @@ import (
 var devSelection = []string{"--curriculum", "algebra-1", "--variants", "base", "--locales", "en", "--formats", "html", "--progress", "none"}
 
 // devFixture is a cache filled from the sandbox and a theme made by
-// curex theme init.
+// curex theme init, for the exports of selection (flags).
 type devFixture struct {
 	cache, theme, out string
+	selection         []string
 }
 
-func newDevFixture(t *testing.T) devFixture {
+func newDevFixture(t testing.TB) devFixture { return newDevFixtureOf(t, devSelection) }
+
+// newDevFixtureOf is newDevFixture for the exports of selection.
+func newDevFixtureOf(t testing.TB, selection []string) devFixture {
 	t.Helper()
 	url := sandboxURL(t)
 	t.Setenv(api.EnvToken, "sandbox-riverbend-token")
-	f := devFixture{cache: t.TempDir(), theme: filepath.Join(t.TempDir(), "theme"), out: filepath.Join(t.TempDir(), "site")}
+	f := devFixture{cache: t.TempDir(), theme: filepath.Join(t.TempDir(), "theme"), out: filepath.Join(t.TempDir(), "site"), selection: selection}
 	var out, errOut bytes.Buffer
-	args := append([]string{"export", "--base-url", url, "--cache-dir", f.cache, "--output", filepath.Join(t.TempDir(), "exported"), "--config", ""}, devSelection...)
+	args := append([]string{"export", "--base-url", url, "--cache-dir", f.cache, "--output", filepath.Join(t.TempDir(), "exported"), "--config", ""}, selection...)
 	if code := run(context.Background(), args, &out, &errOut); code != exitOK {
 		t.Fatalf("export: exit %d: %s", code, errOut.String())
 	}
@@ -44,13 +48,13 @@ func newDevFixture(t *testing.T) devFixture {
 
 // args are dev's (or build's) arguments for f, into out.
 func (f devFixture) args(out string, extra ...string) []string {
-	a := append([]string{"--cache-dir", f.cache, "--theme", f.theme, "--output", out}, devSelection...)
+	a := append([]string{"--cache-dir", f.cache, "--theme", f.theme, "--output", out}, f.selection...)
 	return append(a, extra...)
 }
 
 // devRun is a curex dev running in the test.
 type devRun struct {
-	t      *testing.T
+	t      testing.TB
 	base   string
 	stop   func() int
 	mu     sync.Mutex
@@ -74,7 +78,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 // startDev runs curex dev with args until the test ends (or stop), and
 // returns once it serves.
-func startDev(t *testing.T, args ...string) *devRun {
+func startDev(t testing.TB, args ...string) *devRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
@@ -139,7 +143,7 @@ func (d *devRun) events() *sseStream {
 
 // sseStream reads Server-Sent Events.
 type sseStream struct {
-	t  *testing.T
+	t  testing.TB
 	sc *bufio.Scanner
 }
 
@@ -171,7 +175,7 @@ func (s *sseStream) want(event string) string {
 
 // write saves data at p as editors do, whole: a hidden file renamed over
 // p (dev ignores hidden files), so no build can read half of it.
-func write(t *testing.T, p, data string) {
+func write(t testing.TB, p, data string) {
 	t.Helper()
 	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp")
 	if err := os.WriteFile(tmp, []byte(data), 0o644); err != nil {
@@ -182,7 +186,7 @@ func write(t *testing.T, p, data string) {
 	}
 }
 
-func read(t *testing.T, p string) string {
+func read(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {

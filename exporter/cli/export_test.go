@@ -17,7 +17,7 @@ import (
 	"github.com/curex/curex/exporter/sandbox/sandboxtest"
 )
 
-func sandboxURL(t *testing.T) string {
+func sandboxURL(t testing.TB) string {
 	t.Helper()
 	ds, err := dataset.Sample()
 	if err != nil {
