@@ -14,10 +14,12 @@ FUZZTIME    ?= 20s
 # FUZZTIME_TEST: how much make test fuzzes each target (make fuzz runs FUZZTIME).
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804), and a
-# count does the same work on a busy machine. 300 new inputs a target after its
-# seed corpus (which the suites also run): the step cost 259 to 273 CPU-s at 1,000. One worker
-# process a target (FUZZ_WORKERS=1), not one per core: see .ci/fuzz.sh.
-FUZZTIME_TEST ?= 300x
+# count does the same work on a busy machine. 100 new inputs a target after its
+# seed corpus (which the suites also run), with one worker process (FUZZ_WORKERS=1, see
+# .ci/fuzz.sh): a smoke run that each target fuzzes, make fuzz is the search. Idle machine, 63
+# targets: 104 CPU-s at 1 input (the instrumented links, the processes, the seed corpora), 170
+# at 300; the step cost 259 to 273 CPU-s at 1,000 with a worker per core.
+FUZZTIME_TEST ?= 100x
 GO_DIRS     := cmd exporter templates themes
 # PLAIN_TESTS: tests that run once, without -race (test-plain), not in the race suite:
 # - the tests of curex as child processes: under -race each child is a race-built test binary, ten
@@ -170,16 +172,19 @@ check: lint
 TEST_JOBS   ?= 2
 
 # make test's first part installs and builds what the steps need: apt-get and npm wait on the
-# network and on dpkg more than they compute, so SETUP_JOBS of them run at once, beside lint and
-# the Go builds that a clean machine would otherwise do inside the steps (GoReleaser about 5
+# network and on dpkg more than they compute, so SETUP_JOBS of them run at once, beside the Go
+# builds that a clean machine would otherwise do inside the steps (GoReleaser about 5
 # CPU-minutes, the race detector's build of every package about 4). Measured on a clean machine
 # (2 cores, nothing installed, 8c6813a): lint and the installs took 448 s one slot after the other,
 # apt-get last, and GoReleaser's build then held a slot of the steps for 741 s beside the race suite.
+# lint is one of the steps, not of this part: on a warm machine this part is npm's install into a
+# fresh clone's .tools/ (about 30 s, mostly waiting), which lint (about 75 CPU-s on a fresh
+# clone) kept both cores from starting the steps for 72 s.
 SETUP_JOBS  ?= 4
 
 ## test: install what is needed, lint, then (TEST_JOBS at a time) validate the sample site, build a snapshot release, run the whole suite with the race detector, the tests of child processes and of output bytes without it, the nightly exports and every fuzz target briefly
 test:
-	$(MAKE) -j$(SETUP_JOBS) -Otarget apt-packages lint tools release-tools race-build
+	$(MAKE) -j$(SETUP_JOBS) -Otarget apt-packages tools release-tools race-build
 	$(GO) mod verify
 	$(MAKE) -j$(TEST_JOBS) -Otarget test-steps
 
@@ -188,14 +193,12 @@ race-build:
 	$(GO) build -race ./...
 
 # test-steps: make test's steps, the longest first (make -j starts them in this order), so that
-# no long step starts last and runs alone while the other core idles. Elapsed seconds with a warm
-# build cache on an idle 2-core machine (813bc8f, -j2): race 670, browser 375, plain 274, fuzz 225,
-# validate about 300 (its timed export 89: linkchecker and the Nu checker follow it; in CI of
-# d14661c it started at 823 s and ended last), norace 130, books 65, nightly 31, release 30 + 18; in
-# the order before (the race suite, then the release, the docs, the books, validate, plain,
-# browser, norace, gcs, nightly and fuzz) the fuzz step started at 904 s of 1,131 and ended last,
-# alone for 42 s.
-test-steps: test-race test-browser validate test-plain test-fuzz test-norace test-books test-release test-nightly test-gcs docs
+# no long step starts last and runs alone while the other core idles. Elapsed seconds in a clean
+# clone's make test on a warm 2-core machine (0bd60d0, -j2, my own builds beside it): race 588,
+# browser 326, plain 306, fuzz 293 (one worker a target: long, but a core's worth), norace 43,
+# books about 60, validate about 45, nightly 23, release 17 + 13. The fuzz step ran after the race
+# suite there, from 660 s, and ended last, alone: it now starts third.
+test-steps: test-race test-browser test-fuzz test-plain lint validate test-norace test-books test-release test-nightly test-gcs docs
 
 # BOOK_TESTS: the EPUB tests that drive slow programs on four sample books (Latin, Arabic, Japanese,
 # computer science): DAISY Ace (about 45 s a book, the four at once) and Calibre's ebook-convert.
