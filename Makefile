@@ -194,10 +194,10 @@ race-build:
 
 # test-steps: make test's steps, the longest first (make -j starts them in this order), so that
 # no long step starts last and runs alone while the other core idles. Elapsed seconds in a clean
-# clone's make test on a warm 2-core machine (0bd60d0, -j2, my own builds beside it): race 588,
-# browser 326, plain 306, fuzz 293 (one worker a target: long, but a core's worth), norace 43,
-# books about 60, validate about 45, nightly 23, release 17 + 13. The fuzz step ran after the race
-# suite there, from 660 s, and ended last, alone: it now starts third.
+# clone's make test on a warm 2-core machine, nothing else running (8f29fac, -j2; 825 s in all,
+# setup 45): race 408, fuzz 320 (one worker a target: long, but a core's worth), browser 297,
+# plain 214, norace 82, books 53, validate 47, release 22 + 8, nightly 19. In CI of 0bd60d0 the
+# fuzz step ran after the race suite, from 660 s, and ended last, alone: it starts third now.
 test-steps: test-race test-browser test-fuzz test-plain lint validate test-norace test-books test-release test-nightly test-gcs docs
 
 # BOOK_TESTS: the EPUB tests that drive slow programs on four sample books (Latin, Arabic, Japanese,

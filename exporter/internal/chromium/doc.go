@@ -1,7 +1,8 @@
-// Package chrome drives one headless Chromium through the Chrome DevTools
+// Package chromium drives one headless Chromium through the Chrome DevTools
 // Protocol (chromedp) to print HTML files to PDF, to take screenshots, to
 // run the axe-core accessibility checker on a page, and to drive a page
-// step by step in tests ([Browser.Visit], [Capture]).
+// step by step in tests ([Browser.Visit], [Capture], [AxeTab], and
+// [ColorScheme] to switch a loaded page between light and dark).
 //
 // Launch starts the browser once; every call of [Browser.PDF],
 // [Browser.Screenshot], [Browser.Axe] and [Browser.Visit] opens a tab of its
