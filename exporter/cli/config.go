@@ -240,9 +240,39 @@ func applyConfig(cmd *cobra.Command) (map[string]fromFile, error) {
 		set[fl.Name] = fromFile{key: key, path: path, line: v.line}
 	}
 	if path != "" {
-		logConfig(cmd, path, found, set)
+		logConfig(cmd, path, found, set, leftOut(cmd, vals))
 	}
 	return set, nil
+}
+
+// leftOutAnnotation marks a command that reads a configuration file
+// written for another (curex demo reads export's): it warns of the
+// settings of the file it does not take.
+const leftOutAnnotation = "curex-warn-settings-left-out"
+
+// warnLeftOut makes cmd warn of the settings of its configuration file it
+// does not take (leftOutAnnotation).
+func warnLeftOut(cmd *cobra.Command) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[leftOutAnnotation] = "true"
+}
+
+// leftOut returns, for a command marked by warnLeftOut, the keys of vals
+// (the settings of its file) that are none of its flags, sorted.
+func leftOut(cmd *cobra.Command, vals map[string]fileSetting) []string {
+	if cmd.Annotations[leftOutAnnotation] != "true" {
+		return nil
+	}
+	var out []string
+	for key := range vals {
+		if settingFlag(cmd.Flags(), key) == nil {
+			out = append(out, key)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // configPath returns the configuration file to read ("" for none), and
@@ -285,7 +315,7 @@ func configPath(cmd *cobra.Command) (path string, found bool, err error) {
 // The log flags are read as the file left them, except that a found
 // file's quiet and log_level do not silence its own announcement (see
 // announceLevel).
-func logConfig(cmd *cobra.Command, path string, found bool, set map[string]fromFile) {
+func logConfig(cmd *cobra.Command, path string, found bool, set map[string]fromFile, left []string) {
 	level, _ := cmd.Flags().GetString("log-level")
 	format, _ := cmd.Flags().GetString("log-format")
 	quiet, _ := cmd.Flags().GetBool("quiet")
@@ -295,6 +325,9 @@ func logConfig(cmd *cobra.Command, path string, found bool, set map[string]fromF
 	log, err := (&globals{logLevel: level, logFormat: format, quiet: quiet, stderr: cmd.ErrOrStderr(), cmd: cmd}).logger()
 	if err != nil {
 		return // the command reports the bad flag itself
+	}
+	if len(left) > 0 {
+		log.Warn(cmd.Name()+" does not use these settings of the file", "file", path, "settings", strings.Join(left, ", "))
 	}
 	if found {
 		attrs := []any{"file", path}

@@ -62,9 +62,12 @@ the website, the bundles, the handbook and, with Chromium, its PDF).`,
 	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address --serve listens on (host:port)")
 	cmd.Flags().StringVar(&formats, "formats", "", "comma-separated formats, as for export (default: "+strings.Join(exporter.DefaultFormats(), ",")+", and pdf when Chromium is found)")
 	// The site's identity comes from the same settings, and the same
-	// configuration file, as export's.
+	// configuration file, as export's; the file's other settings (a
+	// theme, hidden attributes, the API's address) demo does not take,
+	// and says so.
 	site.register(cmd)
 	registerConfig(cmd)
+	warnLeftOut(cmd)
 	return cmd
 }
 

@@ -290,3 +290,41 @@ func TestServeSiteScripts(t *testing.T) {
 		t.Fatalf("serve exited %d; stderr %q", code, errOut.String())
 	}
 }
+
+// TestDemoSaysWhichSettingsItLeavesOut: curex demo takes the site's
+// identity from a configuration file written for export, and warns of
+// the settings of the file it does not take, by name; export warns of
+// none.
+func TestDemoSaysWhichSettingsItLeavesOut(t *testing.T) {
+	file := writeFile(t, "curex.yaml", "site_title: Riverbend\ntheme: ./my-theme\nhide_attributes: [teacher_notes]\nbase_url: https://api.example.org\n")
+	for _, tc := range []struct {
+		name string
+		cmd  func(*globals) *cobra.Command
+		want string // "" for no warning
+	}{
+		{"demo", newDemoCommand, "settings=\"base_url, hide_attributes, theme\""},
+		{"export", newExportCommand, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			cmd := tc.cmd(&globals{stdout: &bytes.Buffer{}, stderr: &stderr})
+			cmd.Flags().String("log-level", "info", "")
+			cmd.Flags().String("log-format", "text", "")
+			cmd.Flags().Bool("quiet", false, "")
+			cmd.SetErr(&stderr)
+			if err := cmd.ParseFlags([]string{"--config", file}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := applyConfig(cmd); err != nil {
+				t.Fatal(err)
+			}
+			got := stderr.String()
+			switch {
+			case tc.want == "" && strings.Contains(got, "does not use these settings"):
+				t.Errorf("%s warned: %s", tc.name, got)
+			case tc.want != "" && (!strings.Contains(got, "demo does not use these settings of the file") || !strings.Contains(got, tc.want)):
+				t.Errorf("stderr %q, want a warning naming %s", got, tc.want)
+			}
+		})
+	}
+}
