@@ -20,36 +20,24 @@ import (
 // The head (searchHead, one a tree) and other small files keep
 // json.Marshal.
 
-// appendJSONStrings appends ss as a JSON array of strings (null when
-// nil).
-func appendJSONStrings(b []byte, ss []string) []byte {
-	if ss == nil {
+// appendJSONArray appends vs as a JSON array (null when nil), each
+// element by appendOne.
+func appendJSONArray[T any](b []byte, vs []T, appendOne func([]byte, T) []byte) []byte {
+	if vs == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, s := range ss {
+	for i, v := range vs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsonstr.AppendHTMLSafe(b, s)
+		b = appendOne(b, v)
 	}
 	return append(b, ']')
 }
 
-// appendJSONInts appends ns as a JSON array of numbers (null when nil).
-func appendJSONInts(b []byte, ns []int) []byte {
-	if ns == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, n := range ns {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	return append(b, ']')
-}
+// appendJSONInt appends n as a JSON number.
+func appendJSONInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 
 // appendJSONEntries appends search.json: es as a JSON array (null when
 // nil). It grows b once, to the size of es without escapes: appending
@@ -127,7 +115,7 @@ func (t *searchTitles) appendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONStrings(b, row)
+		b = appendJSONArray(b, row, jsonstr.AppendHTMLSafe)
 	}
 	return append(b, "]}"...)
 }
@@ -189,7 +177,7 @@ func (t *searchTerms) appendJSON(b []byte) []byte {
 			}
 			b = jsonstr.AppendHTMLSafe(b, stem)
 			b = append(b, ':')
-			b = appendJSONInts(b, t.Terms[stem])
+			b = appendJSONArray(b, t.Terms[stem], appendJSONInt)
 		}
 		b = append(b, '}')
 	}
