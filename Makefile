@@ -52,9 +52,11 @@ GO_DIRS     := cmd exporter templates themes
 #   terms.TestStemMemoConcurrent), TestDisplayMathOnOneLineEveryFormat, TestSourceDate (bytes),
 #   TestImagesOfUnpublishedNodesNotFetched and TestChangeDetection (which requests a run makes;
 #   the nightly run's concurrency stays raced in TestNightlyAtScale);
-# - OUTPUT_CLI: 7 tests of the cli package whose point is what a command writes (a setting's
+# - OUTPUT_CLI: 8 tests of the cli package whose point is what a command writes (a setting's
 #   effect, the golden export, --quiet, the JSON summary and log): each runs an export in process,
-#   10 to 17 s under -race on a loaded machine (8c6813a); the cli's own goroutines (curex dev's
+#   10 to 17 s under -race on a loaded machine (8c6813a); and TestDemoServe, a demo export of the
+#   whole sample before four requests to its server (13 s under -race idle; the server's
+#   concurrency is raced in exporter/internal/serve); the cli's own goroutines (curex dev's
 #   watcher and live reload) stay raced in the TestWatch* tests;
 # - COMPUTE_TESTS: tests of one goroutine that drive Temml in goja or chroma over adversarial, large or
 #   every-lexer inputs (about 280 s under -race, TestAdversarial alone 134 s): the detector has no
@@ -74,7 +76,7 @@ OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
 OUTPUT_SITE  := TestDeterministic|TestPublisherLook|TestThemeAssetsHashed|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage
 OUTPUT_MORE  := TestWarmBuildRepeatsNothing|TestDisplayMathOnOneLineEveryFormat|TestImagesOfUnpublishedNodesNotFetched|TestSourceDate|TestChangeDetection|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
-OUTPUT_CLI   := TestCartridgeVersionSetting|TestBuildCurriculumFlag|TestExportGolden|TestQuiet|TestConfigElsewhereResolvesPaths|TestSummaryJSON|TestJSONLogHasNoProse
+OUTPUT_CLI   := TestCartridgeVersionSetting|TestBuildCurriculumFlag|TestExportGolden|TestQuiet|TestConfigElsewhereResolvesPaths|TestSummaryJSON|TestJSONLogHasNoProse|TestDemoServe
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)|$(OUTPUT_CLI)
 COMPUTE_TESTS := TestAdversarial|TestBudgetKeepsOutput|TestBudgetErrorCached|TestConvertDeepNesting|TestMathOverBudget|TestLargeInputs|TestHighlightHasNoWallClockTimeout|TestValidHighlightAcceptsEveryLexer
 PLAIN_PKGS   := ./exporter/ ./exporter/cli/ ./exporter/internal/render/html/ ./exporter/internal/render/mathml/ ./exporter/internal/render/content/

@@ -41,10 +41,11 @@ func NewDecodedMemo(maxBytes int64) *DecodedMemo {
 
 // WithDecodedMemo makes the Client keep the resolved curricula it decodes
 // from its Cache (CachedResolved, and Resolved's answer to a 304) in m,
-// and return them from m when the Cache holds the same answer again. scope names where the Cache's
-// answers come from (an API and an identity, such as the Cache's folder):
-// the memo keeps the answers of each scope apart, since an ETag is unique
-// only per resource of one server. A nil m keeps nothing.
+// and return them from m when the Cache holds the same answer again.
+// scope names where the Cache's answers come from (an API and an
+// identity, such as the Cache's folder): the memo keeps the answers of
+// each scope apart, since an ETag is unique only per resource of one
+// server. A nil m keeps nothing.
 func WithDecodedMemo(m *DecodedMemo, scope string) Option {
 	return func(c *Client) { c.memo, c.memoScope = m, scope }
 }
