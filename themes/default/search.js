@@ -13,9 +13,13 @@
 // stemmed the index with); and chunks of text (search-body-N.js: every
 // text attribute), loaded for the results shown (their snippets) or,
 // all of them, for a query with a substring term. A box may search several variants × locales (catalog and
-// landing pages): their indexes load one after another, the reader's
-// languages first (the page's, then the browser's), and results show as
-// each arrives; one lesson found in several variants is one result that
+// landing pages): it reads first the shards of the site's search
+// directory (search-dir.<lang>.js: which indexes hold each stem, and in
+// which field at best) that its query's words need, then loads the
+// indexes that can hold a match only, the reader's languages first (the
+// page's, then the browser's), then those whose best can rank highest,
+// one, then two, then four side by side, until the results shown are
+// ones no index left can outrank; results show as each arrives; one lesson found in several variants is one result that
 // lists them, and the results can be narrowed by variant, language and
 // type. A contents or node page searches its own variant × locale; a
 // link after its results widens the search to the curriculum's landing
@@ -139,13 +143,31 @@
   var sources = [];
   function addSources(list) {
     list.forEach(function (d) {
+      var g = d.group === undefined ? -1 : Number(d.group);
       sources.push({
         key: d.key, index: d.index, base: d.base || "", lang: d.lang || "", from: d.from || "",
-        variant: d.variant || "", language: d.language || "",
+        variant: d.variant || "", language: d.language || "", id: Number(d.id) || 0,
+        group: dirs[g] || null, kinds: d.kinds || "",
         order: sources.length, rank: langRank(d.lang), nodes: null, labels: [], body: [], terms: null
       });
     });
     sources.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
+  }
+  // The site's search directory, one group a stemming language: for each
+  // stem, the indexes that hold it (each posting an index's id, with the
+  // best field class it holds the stem in), in shards as an index's
+  // terms are, read by the same code (a group is shaped as a source's
+  // terms). A box that searches several indexes reads its query's
+  // shards of the directory first, then loads the indexes that can hold
+  // a match only (plan).
+  var dirs = [];
+  function addDirs(list) {
+    list.forEach(function (d) {
+      var g = { key: d.key, termsBase: d.dir, base: "", global: "curexSearchDir", plan: {}, shards: {},
+        stem: d.stem_file ? d.stem || "" : "", stemFile: d.stem_file || "", terms: null };
+      (d.shards || [""]).forEach(function (p) { g.plan[p] = true; });
+      dirs.push(g);
+    });
   }
   addSources(Array.prototype.map.call(form.querySelectorAll(".search__sources li"), function (li) { return li.dataset; }));
   var listed = !form.dataset.sources;
@@ -154,7 +176,9 @@
     script(form.dataset.sources, function () {
       if (!listed) {
         listed = true;
-        addSources((window.curexSearchSources || {})[form.dataset.sourcesKey] || []);
+        var list = (window.curexSearchSources || {})[form.dataset.sourcesKey] || {};
+        addDirs(list.groups || []);
+        addSources(list.sources || []);
       }
       then();
     });
@@ -275,14 +299,23 @@
     return Object.keys(need);
   }
 
+  // wide tells whether word w begins the stems of more shards of src
+  // than a query loads (maxWithin): the words it begins are then not
+  // all in, and what src's terms say of w is not all there is.
+  function wide(src, w) {
+    return Object.keys(src.plan).filter(function (p) { return p.length > w.length && p.lastIndexOf(w, 0) === 0; }).length > maxWithin;
+  }
+
   // addShard merges the terms of shard p, once in, into src.terms:
   // postings decoded (each the distance from the node before × 16 + the
   // body's length class × 4 + the field class; kept as node × 16 +
   // length × 4 + field) and the words each stem stands for.
+  var shardsIn = 0;
   function addShard(src, p) {
     if (src.shards[p]) { return; }
     src.shards[p] = true;
-    var d = (window.curexSearchTerms || {})[src.key + " " + p] || {};
+    shardsIn++;
+    var d = (window[src.global || "curexSearchTerms"] || {})[src.key + " " + p] || {};
     var t = d.terms || {}, w = d.words || {};
     src.terms = src.terms || { posts: {}, surf: [] };
     Object.keys(t).forEach(function (k) {
@@ -540,9 +573,7 @@
   // others on the way (at most maxShown at a time; show runs again as
   // each comes in): { hits, pending, more }, more when hits were left.
   function titled(hits) {
-    hits.sort(function (a, b) {
-      return a.src.rank - b.src.rank || b.score - a.score || a.src.order - b.src.order || a.i - b.i;
-    });
+    hits.sort(byRank);
     var out = { hits: [], pending: 0, more: false }, keys = {}, n = 0;
     for (var j = 0; j < hits.length; j++) {
       var h = hits[j];
@@ -704,10 +735,15 @@
       return { text: t, word: ws.length === 1 && ws[0] === t };
     });
     var substring = terms.some(function (t) { return !t.word; });
-    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, termsIn: {}, substring: substring, done: false };
+    var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, dirMatched: {}, termsIn: {}, substring: substring, done: false };
     // marks are the strings highlighted: the terms, and the words of the
-    // text their stems, prefixes and typos matched.
+    // text their stems, prefixes and typos matched. They change only as
+    // terms come in (shardsIn), not with each title file or chunk, and
+    // show asks for them each time a script arrives: they are kept.
+    var kept = null, keptAt = -1;
     q.marks = function () {
+      if (keptAt === shardsIn) { return kept; }
+      keptAt = shardsIn;
       var m = {};
       terms.forEach(function (t) { m[t.text] = true; });
       sources.forEach(function (src) {
@@ -721,65 +757,193 @@
           });
         });
       });
-      return Object.keys(m).sort(function (a, b) { return b.length - a.length; });
+      kept = Object.keys(m).sort(function (a, b) { return b.length - a.length; });
+      return kept;
     };
     return q;
   }
+
+  // bestTitle is the most a term weighs in one node: in a title, its
+  // first word (score).
+  var bestTitle = classWeight[3] * 1.2;
+
+  // bound is the most any node of src can score for query q, by the
+  // directory (its group's terms, once in): each word's best weight in
+  // src, as matchWord finds it in the directory, whose postings are the
+  // best of each index's (or a type's word, 3); 0 when a word is in no
+  // node of src. A substring term, a word whose prefixes reach more of
+  // the directory than was loaded, or an index the directory does not
+  // hold may be anywhere: bestTitle, Infinity.
+  function bound(q, src) {
+    var g = src.group;
+    if (!g || !g.terms) { return Infinity; }
+    var ub = 0;
+    for (var k = 0; k < q.terms.length; k++) {
+      var t = q.terms[k], v = 0;
+      if (!t.word || wide(g, t.text)) {
+        v = bestTitle;
+      } else {
+        var key = g.key + " " + k, m = q.dirMatched[key];
+        if (!m) { m = q.dirMatched[key] = matchWord(g, t.text); }
+        v = m[src.id] || (wordStart(src.kinds, t.text) >= 0 ? 3 : 0);
+      }
+      if (!v) { return 0; }
+      ub += v;
+    }
+    return ub;
+  }
+
+  // plan loads the directory's shards that query q needs, in every group
+  // its sources use, then gives then the sources that can hold a match,
+  // each with its bound: the reader's languages first, then the best
+  // bound.
+  function plan(q, then) {
+    var used = [];
+    sources.forEach(function (s) { if (s.group && used.indexOf(s.group) < 0) { used.push(s.group); } });
+    var left = used.length + 1;
+    function done() {
+      if (--left) { return; }
+      var list = [];
+      sources.forEach(function (s) {
+        var ub = bound(q, s);
+        if (ub > 0) { list.push({ src: s, ub: ub }); }
+      });
+      list.sort(function (a, b) { return a.src.rank - b.src.rank || b.ub - a.ub || a.src.order - b.src.order; });
+      then(list);
+    }
+    used.forEach(function (g) { loadTerms(g, q, done); });
+    done();
+  }
+
+  // byRank is the order of results: the reader's languages first, then
+  // the score, then the site's order.
+  function byRank(a, b) {
+    return a.src.rank - b.src.rank || b.score - a.score || a.src.order - b.src.order || a.i - b.i;
+  }
+
+  // beats tells whether hit h ranks before any hit candidate c (a source
+  // and its bound) can hold (byRank: a language ranked higher, a higher
+  // score, or the same score in an earlier index).
+  function beats(h, c) {
+    if (h.src.rank !== c.src.rank) { return h.src.rank < c.src.rank; }
+    return h.score > c.ub || h.score === c.ub && h.src.order < c.src.order;
+  }
+
+  // home is what the hits of one result share but the page: the
+  // curriculum and the language (groupKey).
+  function home(src) { return src.key.split("/")[0] + "\n" + src.lang; }
+
+  // verdict tells whether candidate c can add a result to those shown:
+  // "load" when it can; when hits that beat it already make maxShown
+  // results (groups), the homes of those results (only an index of one
+  // of them can still add to what shows: a variant to a result's list);
+  // or, when the hits that beat it wait for their titles to be grouped,
+  // those hits.
+  function verdict(q, c) {
+    var sorted = q.hits.slice().sort(byRank), keys = {}, homes = {}, n = 0, wait = [];
+    for (var j = 0; j < sorted.length && n < maxShown && beats(sorted[j], c); j++) {
+      var h = sorted[j], b = h.src.titles[Math.floor(h.i / h.src.titleNodes)];
+      if (h.n.title === null && b && !b.ready) { wait.push(h); continue; }
+      var k = h.n.title === null ? h.src.key + "#" + h.i : groupKey(h);
+      homes[home(h.src)] = true;
+      if (!keys[k]) { keys[k] = true; n++; }
+    }
+    if (n >= maxShown) { return { homes: homes }; }
+    return wait.length ? { wait: wait } : "load";
+  }
+
+  // maxBatch is the most indexes a query loads side by side: it loads
+  // one, then two, then four... (each round waits for the one before, as
+  // what came in may show that the rest can add nothing: beaten), so a
+  // query that one index answers loads one, and one that needs many does
+  // not wait for each in turn.
+  var maxBatch = 8;
 
   function search(text) {
     var q = query(text);
     if (!q.terms.length) { current = null; out.hidden = true; return; }
     current = q;
-    var k = 0;
+    var k = 0, list = [], batch = 1;
     function next() {
       if (q !== current) { return; }
-      if (k >= sources.length) { q.done = true; show(q); return; }
-      var src = sources[k++];
-      // Results sort by language first: once a page of them is found,
-      // an index in a language ranked below them all could add none that
-      // shows. The rest are left unloaded (a catalog may list thousands).
-      if (q.hits.length >= maxShown && q.hits.every(function (h) { return h.src.rank < src.rank; })) {
-        q.done = q.cut = true;
-        show(q);
+      if (k >= list.length) { q.done = true; show(q); return; }
+      var v = verdict(q, list[k]), round;
+      if (v.wait) {
+        var waiting = v.wait.length;
+        v.wait.forEach(function (h) {
+          titleFile(h.src, Math.floor(h.i / h.src.titleNodes), function () { if (--waiting === 0) { next(); } });
+        });
         return;
       }
-      head(src, function () {
+      if (v.homes) {
+        // A page of results that no index left can enter: of the rest,
+        // those that can list a variant in them only (a catalog may list
+        // thousands).
+        q.cut = true;
+        round = list.slice(k).filter(function (c) { return v.homes[home(c.src)]; });
+        k = list.length;
+      } else {
+        round = list.slice(k, k + batch);
+        k += round.length;
+        batch = Math.min(2 * batch, maxBatch);
+      }
+      var left = round.length + 1;
+      function done() { if (--left === 0) { next(); } }
+      round.forEach(function (c) { searchIn(q, c.src, done); });
+      done();
+    }
+    ready(function () {
+      plan(q, function (l) {
         if (q !== current) { return; }
-        // Titles and types first; then the terms; the fields as their
-        // chunks come in.
+        list = l;
+        next();
+      });
+    });
+  }
+
+  // searchIn searches one index for q: its head (titles and types), then
+  // its terms, then, for a substring term, its titles and text whole;
+  // then runs then (not when a newer query came).
+  function searchIn(q, src, then) {
+    head(src, function () {
+      if (q !== current) { return; }
+      // Titles and types first; then the terms; the fields as their
+      // chunks come in.
+      consider(q, src, 0, src.nodes.length);
+      show(q);
+      loadTerms(src, q, function () {
+        if (q !== current) { return; }
+        q.termsIn[src.key] = true;
+        shardsIn++; // the marks change
         consider(q, src, 0, src.nodes.length);
         show(q);
-        loadTerms(src, q, function () {
+        // The titles and the text are needed whole for a substring term
+        // only; else those of the results shown come in as show asks
+        // for them.
+        var left = q.substring ? src.body.length + src.titles.length : 0;
+        if (!left) { then(); return; }
+        function range(first, n) {
           if (q !== current) { return; }
-          q.termsIn[src.key] = true;
-          consider(q, src, 0, src.nodes.length);
+          consider(q, src, first, first + n);
           show(q);
-          // The titles and the text are needed whole for a substring term
-          // only; else those of the results shown come in as show asks
-          // for them.
-          var left = q.substring ? src.body.length + src.titles.length : 0;
-          if (!left) { next(); return; }
-          function range(first, n) {
-            if (q !== current) { return; }
-            consider(q, src, first, first + n);
-            show(q);
-            if (--left === 0) { next(); }
-          }
-          src.titles.forEach(function (b, c) {
-            titleFile(src, c, function () { range(c * src.titleNodes, src.titleNodes); });
-          });
-          src.body.forEach(function (b, c) { chunk(src, c, range); });
+          if (--left === 0) { then(); }
+        }
+        src.titles.forEach(function (b, c) {
+          titleFile(src, c, function () { range(c * src.titleNodes, src.titleNodes); });
         });
+        src.body.forEach(function (b, c) { chunk(src, c, range); });
       });
-    }
-    ready(next);
+    });
   }
 
   function run() { search(input.value); }
 
   input.addEventListener("focus", function () {
     ready(function () {
-      if (sources.length) { head(sources[0], function () { loadStem(sources[0], function () {}); }); }
+      // The first query's first step: the directory's stemmer (a box
+      // that searches several indexes), or the head of the one index.
+      var s = sources[0];
+      if (s && s.group) { loadStem(s.group, function () {}); } else if (s) { head(s, function () { loadStem(s, function () {}); }); }
     });
   });
   input.addEventListener("input", run);

@@ -3,7 +3,9 @@ package a11y_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +38,7 @@ func TestSearchLoadsWhatItShows(t *testing.T) {
 		{"algebra-1/base/en/alg-u1-l1/index.html", "zqxjv", 1, false},
 		{"index.html", "zqxjv", 99, false},
 		{"index.html", "slope", 99, true},
+		{"algebra-1/index.html", "slope", 99, true},
 	} {
 		t.Run(path.Dir(tc.page)+"/"+tc.q, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -66,7 +69,7 @@ func TestSearchLoadsWhatItShows(t *testing.T) {
 			heads := 0
 			for _, s := range got.Scripts {
 				base := path.Base(s)
-				for _, kind := range []string{"search-terms", "search-titles-", "search-body-"} {
+				for _, kind := range []string{"search-terms", "search-titles-", "search-body-", "search-dir"} {
 					if strings.HasPrefix(base, kind) {
 						count[kind]++
 					}
@@ -81,6 +84,13 @@ func TestSearchLoadsWhatItShows(t *testing.T) {
 			if tc.maxTerms == 1 && (heads != 1 || count["search-terms"] != 1) {
 				t.Errorf("%q: %d heads, %d terms files, want 1 each", tc.q, heads, count["search-terms"])
 			}
+			// On the catalog and a landing page, the site's search
+			// directory tells which indexes hold the query's words: only
+			// those load (before, every one of the sample's 28 did).
+			holding := holdingWord(t, site, path.Dir(tc.page), tc.q)
+			if tc.maxTerms > 1 && (heads > holding || count["search-dir"] == 0) {
+				t.Errorf("%q: %d heads loaded, %d indexes hold the word; %d directory shards", tc.q, heads, holding, count["search-dir"])
+			}
 			if count["search-terms"] > heads {
 				t.Errorf("%q: %d terms files for %d indexes", tc.q, count["search-terms"], heads)
 			}
@@ -92,4 +102,33 @@ func TestSearchLoadsWhatItShows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// holdingWord counts the indexes under the folder under of site whose
+// terms files hold word (as a stem or a word: the sample's queries are
+// their own stems).
+func holdingWord(t *testing.T, site, under, word string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(site, "*", "*", "*", "search-terms*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[string]bool{}
+	for _, f := range files {
+		rel, err := filepath.Rel(site, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if under != "." && !strings.HasPrefix(filepath.ToSlash(rel), under+"/") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), `"`+word+`"`) {
+			held[filepath.Dir(f)] = true
+		}
+	}
+	return len(held)
 }

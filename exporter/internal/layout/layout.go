@@ -46,6 +46,24 @@ const (
 	SiteSearchSources = SearchSourcesFile
 )
 
+// SearchDirPrefix starts the names of the files of the site's search
+// directory (SearchDir): which exports hold each stem, for the search
+// box of the catalog and the landing pages.
+const SearchDirPrefix = "search-dir"
+
+// SearchDir is the start of the names of the search directory's files
+// for the exports whose words are stemmed in lang (a terms.Language
+// code; "" for words that are their own stems): search-dir.<lang>, or
+// search-dir. The file of each shard is shard.File of it and the
+// shard's prefix (search-dir.en.js, search-dir.en-<hex>.js), at the
+// output root: a name with a dot, which no curriculum's folder has.
+func SearchDir(lang string) string {
+	if lang == "" {
+		return SearchDirPrefix
+	}
+	return SearchDirPrefix + "." + lang
+}
+
 // CurriculumSearchSources is the list of search indexes of a curriculum's
 // landing page: its slug/search-sources.js.
 func CurriculumSearchSources(slug string) string { return slug + "/" + SearchSourcesFile }

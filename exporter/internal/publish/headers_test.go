@@ -32,6 +32,9 @@ func TestHeadersPerKind(t *testing.T) {
 		{"assets/stem/en.js", "text/javascript; charset=utf-8", CacheDefault, true}, // no hash: may change
 		{"search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"algebra-1/search-sources.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"search-dir.en.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"search-dir.en-736f.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"search-dir.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"bundles/algebra-1/base/en/tree.json", "application/json", CacheDefault, true},
 		{"bundles/algebra-1/base/en/markdown/numbers.md", "text/markdown; charset=utf-8", CacheDefault, true},
 		{"algebra-1/base/en/handbook.pdf", "application/pdf", CacheDefault, false},

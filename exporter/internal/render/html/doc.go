@@ -51,7 +51,9 @@
 // (search-sources.js) that the box loads on first use, the reader's
 // languages first, each result naming its variant and language, one
 // lesson's variants grouped, with filters by variant, language and type.
-// Without
+// Those boxes read first the site's search directory (searchdir.go:
+// search-dir.<lang>.js, which exports hold each stem), and load only the
+// indexes that can rank a result among those shown. Without
 // JavaScript the form leads to the contents page. docs/formats.md has the
 // files' shapes.
 //

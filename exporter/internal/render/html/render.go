@@ -124,6 +124,9 @@ type Renderer struct {
 
 	mu    sync.Mutex
 	trees map[string]*treeRecord // by export folder
+	// dirs are the search directory's parts of the trees rendered or
+	// reused (searchdir.go), by export folder.
+	dirs map[string]*dirTree
 }
 
 // treeRecord is what RenderTree keeps for RenderSite: the translation
@@ -175,7 +178,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if stemmers == nil {
 		stemmers = terms.NewStemmers()
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, stemmers: stemmers,
+	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, dirs: map[string]*dirTree{}, stemmers: stemmers,
 		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
 }
 
@@ -427,11 +430,19 @@ func (r *Renderer) RenderSite(w render.Writer, site *SiteInfo) error {
 			return err
 		}
 	}
-	if err := r.renderCatalog(w, site); err != nil {
+	shards := r.searchShard
+	if shards <= 0 {
+		shards = searchShardBytes
+	}
+	dir, err := r.writeSearchDir(w, site, shards)
+	if err != nil {
+		return err
+	}
+	if err := r.renderCatalog(w, site, dir); err != nil {
 		return err
 	}
 	for _, c := range site.Curricula {
-		if err := r.renderLanding(w, site, c); err != nil {
+		if err := r.renderLanding(w, site, c, dir); err != nil {
 			return err
 		}
 	}
@@ -451,7 +462,7 @@ func (r *Renderer) RenderSite(w render.Writer, site *SiteInfo) error {
 	return w.Write(layout.Robots, []byte(robots))
 }
 
-func (r *Renderer) renderCatalog(w render.Writer, site *SiteInfo) error {
+func (r *Renderer) renderCatalog(w render.Writer, site *SiteInfo, dir *siteDir) error {
 	lang := siteLang(site)
 	m := r.words.For(lang)
 	p := &Page{Kind: "catalog", Path: layout.Home, Lang: lang, RTL: RTL(lang), Site: site, msgs: m}
@@ -466,7 +477,7 @@ func (r *Renderer) renderCatalog(w render.Writer, site *SiteInfo) error {
 			Lang: c.PrimaryLocale, RTL: RTL(c.PrimaryLocale), Variants: len(c.Variants), Locales: len(c.Locales),
 		})
 	}
-	box, err := searchAcross(w, p, layout.SiteSearchSources, site.Curricula, m, true)
+	box, err := searchAcross(w, p, layout.SiteSearchSources, site.Curricula, m, true, dir)
 	if err != nil {
 		return err
 	}
@@ -475,7 +486,7 @@ func (r *Renderer) renderCatalog(w render.Writer, site *SiteInfo) error {
 	return r.execute(w, "catalog", p)
 }
 
-func (r *Renderer) renderLanding(w render.Writer, site *SiteInfo, c *Curriculum) error {
+func (r *Renderer) renderLanding(w render.Writer, site *SiteInfo, c *Curriculum, dir *siteDir) error {
 	lang := c.PrimaryLocale
 	if lang == "" {
 		lang = siteLang(site)
@@ -518,7 +529,7 @@ func (r *Renderer) renderLanding(w render.Writer, site *SiteInfo, c *Curriculum)
 		l.Rows = append(l.Rows, row)
 	}
 	p.Landing = l
-	box, err := searchAcross(w, p, layout.CurriculumSearchSources(c.Slug), []*Curriculum{c}, m, false)
+	box, err := searchAcross(w, p, layout.CurriculumSearchSources(c.Slug), []*Curriculum{c}, m, false, dir)
 	if err != nil {
 		return err
 	}

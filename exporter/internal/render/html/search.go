@@ -267,6 +267,8 @@ type searchFiles struct {
 	Titles [][]byte
 	Body   [][]byte
 	Terms  map[string][]byte
+	// Dir is the site's search directory's part of the tree.
+	Dir *dirTree
 }
 
 // buildSearch builds the search index of a tree whose nodes are flat (in
@@ -315,9 +317,8 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 				labels[fd.Label] = li
 				head.Labels = append(head.Labels, fd.Label)
 			}
-			class := classBody
-			if rankedKeys[fd.Key] {
-				class = classRanked
+			class := fieldClass(fd.Key)
+			if class == classRanked {
 				if !ranked[li] {
 					ranked[li] = true
 					head.Rank = append(head.Rank, li)
@@ -330,7 +331,12 @@ func buildSearch(key, toc string, flat []*flatNode, pages map[*model.Node]string
 		cur.Nodes = append(cur.Nodes, body)
 	}
 	head.TypeOf = typeOf.String()
-	return encodeSearch(key, entries, titles, chunks, &head, ix, shardBytes)
+	files, err := encodeSearch(key, entries, titles, chunks, &head, ix, shardBytes)
+	if err != nil {
+		return nil, err
+	}
+	files.Dir = ix.dirTree(head.Stem, head.Types)
+	return files, nil
 }
 
 // titleRow adds node i (n, its page path and the language of its text
@@ -351,10 +357,7 @@ func titleRow(titles []searchTitles, i int, n *model.Node, path, lang string) []
 // typeIndex is the index in head.Types of n's type name (unnumbered:
 // "Lesson"), added when new (types indexes head.Types).
 func typeIndex(head *searchHead, types map[string]int, n *model.Node) int {
-	tn := strings.TrimSpace(n.NodeType.DisplayName)
-	if tn == "" {
-		tn = n.Label()
-	}
+	tn := typeName(n)
 	ti, ok := types[tn]
 	if !ok {
 		ti = len(head.Types)
@@ -576,6 +579,7 @@ func (x *treeCtx) writeSearch(w render.Writer) error {
 	if err != nil {
 		return err
 	}
+	x.r.keepDir(x.dir, files.Dir)
 	for _, name := range slices.Sorted(maps.Keys(files.Terms)) {
 		if err := w.Write(layout.SearchTerms(x.t.Export, name), files.Terms[name]); err != nil {
 			return err
@@ -609,12 +613,20 @@ func searchSource(p *Page, e model.Export, lang, from string) SearchSource {
 
 // searchAcross is the search box of a catalog or landing page p: the
 // indexes of every exported variant × locale of curricula, in the order
-// of the landing matrix (variants, then locales), written as the script
-// path (beside p, so the indexes' links hold from it as from p). named
-// prefixes each variant with its curriculum's name (the catalog, where
-// curricula mix).
-func searchAcross(w render.Writer, p *Page, path string, curricula []*Curriculum, m i18n.Messages, named bool) (*SearchBox, error) {
-	var sources []SearchSource
+// of the landing matrix (variants, then locales), and the groups of the
+// site's search directory dir (searchdir.go) that tell which of them a
+// query needs, written as the script path (beside p, so the indexes'
+// links hold from it as from p; see searchList). named prefixes each
+// variant with its curriculum's name (the catalog, where curricula mix).
+func searchAcross(w render.Writer, p *Page, path string, curricula []*Curriculum, m i18n.Messages, named bool, dir *siteDir) (*SearchBox, error) {
+	list := searchList{Groups: []searchGroup{}, Sources: []SearchSource{}}
+	for _, g := range dir.groups {
+		sg := searchGroup{Key: g.Base, Dir: p.Href(g.Base), Shards: g.Shards, Stem: g.Lang}
+		if g.Lang != "" {
+			sg.StemFile = p.Href(stemmerAsset(g.Lang))
+		}
+		list.Groups = append(list.Groups, sg)
+	}
 	for _, c := range curricula {
 		for i := range c.Variants {
 			v := &c.Variants[i]
@@ -632,14 +644,15 @@ func searchAcross(w render.Writer, p *Page, path string, curricula []*Curriculum
 				e := model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: l.Slug}
 				src := searchSource(p, e, l.Code, m.T("search_from", name, l.Name))
 				src.Variant, src.Language = name, l.Name
-				sources = append(sources, src)
+				src.ID, src.Group, src.Kinds = dir.id[e.Dir()], -1, dir.kinds[e.Dir()]
+				if g, ok := dir.group[e.Dir()]; ok {
+					src.Group = g
+				}
+				list.Sources = append(list.Sources, src)
 			}
 		}
 	}
-	if sources == nil {
-		sources = []SearchSource{}
-	}
-	js, err := searchScript("curexSearchSources", path, sources)
+	js, err := searchScript("curexSearchSources", path, list)
 	if err != nil {
 		return nil, err
 	}
@@ -647,6 +660,28 @@ func searchAcross(w render.Writer, p *Page, path string, curricula []*Curriculum
 		return nil, err
 	}
 	return &SearchBox{Action: p.Href(p.Path), Across: true, Script: p.Href(path), ScriptKey: path}, nil
+}
+
+// searchList is what a catalog's or landing page's search-sources.js
+// holds: the groups of the site's search directory and the indexes the
+// box searches (docs/formats.md).
+type searchList struct {
+	Groups  []searchGroup  `json:"groups"`
+	Sources []SearchSource `json:"sources"`
+}
+
+// searchGroup is one language's search directory as a search box loads
+// it: Key names its shards' entries in window.curexSearchDir (Key + " "
+// + the prefix), Dir is the start of their files' names relative to the
+// page (the file of prefix p is shard.File(Dir, p)) and Shards the plan;
+// Stem is the stemming language and StemFile its stemmer, relative to
+// the page.
+type searchGroup struct {
+	Key      string   `json:"key"`
+	Dir      string   `json:"dir"`
+	Shards   []string `json:"shards"`
+	Stem     string   `json:"stem,omitempty"`
+	StemFile string   `json:"stem_file,omitempty"`
 }
 
 // stemmerAsset is the path of the stemmer of lang (a terms.Language

@@ -122,6 +122,7 @@ func BenchmarkSearchBytes(b *testing.B) {
 					got = searchOnce(b, br, u, q.text)
 				}
 				size, zipped := 0, 0
+				kinds := map[string]int{}
 				for _, s := range got.Scripts {
 					p, err := url.Parse(s)
 					if err != nil {
@@ -133,7 +134,9 @@ func BenchmarkSearchBytes(b *testing.B) {
 					}
 					size += len(data)
 					zipped += gzipSize(b, data)
+					kinds[scriptKind(p.Path)] += len(data)
 				}
+				b.Logf("%s %q: bytes by kind of script %v", page.name, q.text, kinds)
 				b.ReportMetric(float64(size)/1000, "kB/query")
 				b.ReportMetric(float64(zipped)/1000, "kB-gzip/query")
 				b.ReportMetric(float64(len(got.Scripts)), "scripts/query")
@@ -144,6 +147,25 @@ func BenchmarkSearchBytes(b *testing.B) {
 			})
 		}
 	}
+}
+
+// scriptKind names what a script the search box loaded is: an index's
+// head, terms, titles or text, the directory, the list of indexes, a
+// stemmer, or the page's own scripts.
+func scriptKind(name string) string {
+	base := filepath.Base(name)
+	for _, k := range []struct{ prefix, kind string }{
+		{layout.SearchScriptFile, "head"}, {layout.SearchTermsBase, "terms"}, {layout.SearchTitlesPrefix, "titles"},
+		{layout.SearchBodyPrefix, "text"}, {layout.SearchDirPrefix, "directory"}, {layout.SearchSourcesFile, "list"},
+	} {
+		if strings.HasPrefix(base, k.prefix) {
+			return k.kind
+		}
+	}
+	if filepath.Base(filepath.Dir(name)) == layout.StemmerDir {
+		return "stemmer"
+	}
+	return "page"
 }
 
 // gzipSize is the size of data gzip-compressed as curex publish --gzip

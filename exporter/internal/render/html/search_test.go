@@ -12,6 +12,7 @@ import (
 	"github.com/curex/curex/exporter/internal/golden"
 	"github.com/curex/curex/exporter/internal/layout"
 	"github.com/curex/curex/exporter/internal/model"
+	"github.com/curex/curex/exporter/internal/render/shard"
 )
 
 // searchTree is a small tree whose nodes hold every shape of attribute
@@ -337,8 +338,9 @@ func TestSearchSources(t *testing.T) {
 		if !strings.Contains(html, `data-sources="search-sources.js" data-sources-key="`+tc.script+`"`) || strings.Contains(html, "search__sources") {
 			t.Errorf("%s: the box does not name its list %s", tc.page, tc.script)
 		}
-		var list []SearchSource
-		decodeScript(t, w.files[tc.script], &list)
+		var l searchList
+		decodeScript(t, w.files[tc.script], &l)
+		list := l.Sources
 		want := 0
 		for _, tr := range f.trees {
 			if strings.HasPrefix(tr.Dir(), tc.prefix) {
@@ -357,6 +359,17 @@ func TestSearchSources(t *testing.T) {
 				t.Errorf("%s: %+v", tc.script, s)
 			}
 			found = found || s.From == tc.from && s.Lang == "es"
+			if s.Group < 0 || s.Group >= len(l.Groups) || s.Kinds == "" {
+				t.Errorf("%s: %s: group %d of %d, kinds %q", tc.script, s.Key, s.Group, len(l.Groups), s.Kinds)
+				continue
+			}
+			g, dir := l.Groups[s.Group], l.Groups[s.Group].Key
+			if tc.prefix != "" {
+				dir = "../" + dir
+			}
+			if _, ok := w.files[shard.File(g.Key, "")]; !ok || g.Dir != dir {
+				t.Errorf("%s: %s: group %+v: its root shard is not written, or not linked from the page", tc.script, s.Key, g)
+			}
 		}
 		if !found {
 			t.Errorf("%s: no source %q", tc.script, tc.from)

@@ -200,6 +200,13 @@ func (r *Renderer) Reuse(t *model.Tree) {
 	var ids []string
 	t.Walk(func(n *model.Node) bool { ids = append(ids, n.ID); return true })
 	r.record(t.Dir(), &treeRecord{outline: OutlineOf(t), ids: ids})
+	// Its part of the search directory: without it (a stemmer that
+	// fails to start, which an embedded one does not) the catalog's box
+	// searches its index whatever the query, as it does an index the
+	// run did not see.
+	if d, err := r.reuseDir(t); err == nil {
+		r.keepDir(t.Dir(), d)
+	}
 }
 
 // page starts a page of the tree at path.
