@@ -30,7 +30,8 @@
 // typed), and, from five letters on, the words one edit away ("equasion"
 // finds "equation"). A term with no word boundaries inside (Chinese,
 // Japanese) or with punctuation in it (a standard's code) is found as a
-// substring of the text. A term in a title counts most, then in the
+// substring of the text, read only of the nodes whose terms hold its
+// keys (keysOf: pairs of CJK characters, a code's inner words). A term in a title counts most, then in the
 // objectives, standards and vocabulary, then in the type, then in the
 // body text.
 (function () {
@@ -66,12 +67,33 @@
     return (f.match(wordRe) || []).filter(function (w) { return !cjk.test(w); });
   }
 
+  // keysOf returns the keys the index holds for a substring term (a
+  // node that holds the term holds them all): each character of a run
+  // with a CJK character, as "~", the low byte of its code point in two
+  // hexadecimal digits and the character (terms.GramKey), and the words
+  // of a code between its punctuation ("rei" and "d" of "hsa.rei.d.11":
+  // its first and last may be parts of words). None: every node may hold
+  // the term.
+  function keysOf(t) {
+    var runs = t.match(wordRe) || [], keys = [];
+    runs.forEach(function (r, j) {
+      if (cjk.test(r)) {
+        Array.from(r).forEach(function (c) {
+          keys.push("~" + ("0" + (c.codePointAt(0) & 255).toString(16)).slice(-2) + c);
+        });
+      } else if (j > 0 && j < runs.length - 1) {
+        keys.push(r);
+      }
+    });
+    return keys;
+  }
+
   // stem is the stem of a folded word in lang, by the stemmer the index
   // was built with (terms.Stemmer.Stem): words with a digit or of fewer
-  // than three letters are their own.
+  // than three letters, and a character's key (keysOf), are their own.
   function stem(lang, w) {
     var fn = lang && window.curexStem && window.curexStem[lang];
-    if (!fn || digit.test(w) || Array.from(w).length < 3) { return w; }
+    if (!fn || digit.test(w) || Array.from(w).length < 3 || w.charAt(0) === "~") { return w; }
     try { return fn(w) || w; } catch (e) { return w; }
   }
 
@@ -288,7 +310,10 @@
   function needShards(src, q) {
     var need = {};
     q.terms.forEach(function (t) {
-      if (!t.word) { return; }
+      if (!t.word) {
+        t.keys.forEach(function (k) { need[shardOf(src, stem(src.stem, k))] = true; });
+        return;
+      }
       var w = t.text;
       need[shardOf(src, w)] = true;
       need[shardOf(src, stem(src.stem, w))] = true;
@@ -731,8 +756,8 @@
   // or a substring (Chinese, Japanese, a code with punctuation).
   function query(text) {
     var terms = norm(text).split(/\s+/).filter(Boolean).map(function (t) {
-      var ws = words(t);
-      return { text: t, word: ws.length === 1 && ws[0] === t };
+      var ws = words(t), word = ws.length === 1 && ws[0] === t;
+      return { text: t, word: word, keys: word ? [] : keysOf(t) };
     });
     var substring = terms.some(function (t) { return !t.word; });
     var q = { text: text, terms: terms, hits: [], byID: {}, matched: {}, dirMatched: {}, termsIn: {}, substring: substring, done: false };
@@ -780,7 +805,9 @@
     var ub = 0;
     for (var k = 0; k < q.terms.length; k++) {
       var t = q.terms[k], v = 0;
-      if (!t.word || wide(g, t.text)) {
+      if (!t.word) {
+        v = holdsAll(g, t.keys, src.id) ? bestTitle : 0;
+      } else if (wide(g, t.text)) {
         v = bestTitle;
       } else {
         var key = g.key + " " + k, m = q.dirMatched[key];
@@ -791,6 +818,26 @@
       ub += v;
     }
     return ub;
+  }
+
+  // holding returns the nodes of src (an index, or a directory: its
+  // exports) that hold every key (keysOf), from its terms, as a set
+  // (node: true); null for no key (every node may hold the term).
+  function holding(src, keys) {
+    var set = null;
+    keys.forEach(function (k) {
+      var posts = src.terms && src.terms.posts[stem(src.stem, k)] || [], next = {};
+      posts.forEach(function (p) { if (!set || set[p >> 4]) { next[p >> 4] = true; } });
+      set = next;
+    });
+    return set;
+  }
+
+  // holdsAll tells whether export id holds every key in directory g;
+  // with no key, it may.
+  function holdsAll(g, keys, id) {
+    var set = holding(g, keys);
+    return !set || !!set[id];
   }
 
   // plan loads the directory's shards that query q needs, in every group
@@ -901,6 +948,20 @@
     });
   }
 
+  // allNodes is every node of src, as holding returns nodes.
+  function allNodes(src) {
+    var set = {};
+    for (var i = 0; i < src.nodes.length; i++) { set[i] = true; }
+    return set;
+  }
+
+  // intersect is what sets a and b (as holding returns them) share.
+  function intersect(a, b) {
+    var out = {};
+    Object.keys(a).forEach(function (k) { if (b[k]) { out[k] = true; } });
+    return out;
+  }
+
   // searchIn searches one index for q: its head (titles and types), then
   // its terms, then, for a substring term, its titles and text whole;
   // then runs then (not when a newer query came).
@@ -917,10 +978,24 @@
         shardsIn++; // the marks change
         consider(q, src, 0, src.nodes.length);
         show(q);
-        // The titles and the text are needed whole for a substring term
-        // only; else those of the results shown come in as show asks
-        // for them.
-        var left = q.substring ? src.body.length + src.titles.length : 0;
+        // The titles and the text are needed for a substring term
+        // only, and only of the nodes that hold all its keys (every node
+        // when a term has none); else those of the results shown come in
+        // as show asks for them.
+        var titles = {}, chunks = {};
+        if (q.substring) {
+          var nodes = null;
+          q.terms.forEach(function (t) {
+            if (t.word) { return; }
+            var set = t.keys.length ? holding(src, t.keys) : allNodes(src);
+            nodes = nodes ? intersect(nodes, set) : set;
+          });
+          Object.keys(nodes).forEach(function (i) {
+            titles[Math.floor(i / src.titleNodes)] = true;
+            chunks[chunkOf(src, Number(i))] = true;
+          });
+        }
+        var left = Object.keys(titles).length + Object.keys(chunks).length;
         if (!left) { then(); return; }
         function range(first, n) {
           if (q !== current) { return; }
@@ -928,10 +1003,11 @@
           show(q);
           if (--left === 0) { then(); }
         }
-        src.titles.forEach(function (b, c) {
+        Object.keys(titles).forEach(function (c) {
+          c = Number(c);
           titleFile(src, c, function () { range(c * src.titleNodes, src.titleNodes); });
         });
-        src.body.forEach(function (b, c) { chunk(src, c, range); });
+        Object.keys(chunks).forEach(function (c) { chunk(src, Number(c), range); });
       });
     });
   }

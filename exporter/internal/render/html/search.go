@@ -21,8 +21,9 @@ import (
 // searchChunkBytes is the size past which a chunk of the search text
 // (layout.SearchBody) is closed and the next one started: the search box
 // loads the small head file (titles, types, paths) at once, and a chunk
-// for the snippet of each of the first results it shows (or every chunk
-// for a query with a substring term), so a chunk is small: loading it
+// for the snippet of each of the first results it shows (or, for a query
+// with a substring term, those of the nodes that hold the term's keys,
+// terms.AppendGrams), so a chunk is small: loading it
 // for one result costs little more than that result's text.
 const searchChunkBytes = 4 << 10
 
@@ -430,18 +431,26 @@ func newTermIndex(st *terms.Stemmer) *termIndex {
 // Nodes come in order, so a stem's last posting is the node's if any.
 // A posting is kept as node × 8 + 4 when the word begins a title + the
 // class.
+//
+// The keys of its CJK runs (terms.AppendGrams) follow its words: they
+// bound the nodes a substring search reads, and weigh as words do,
+// though no word of a query matches them (search.js's words leave CJK
+// out).
 func (x *termIndex) add(i, class int, text string) {
-	x.buf = terms.AppendWords(x.buf[:0], terms.Fold(text))
+	folded := terms.Fold(text)
+	x.buf = terms.AppendWords(x.buf[:0], folded)
 	if class == classBody {
 		x.body[i] += len(x.buf)
 	}
+	words := len(x.buf)
+	x.buf = terms.AppendGrams(x.buf, folded)
 	for k, w := range x.buf {
 		tp := x.seen[w]
 		if tp == nil {
 			tp = x.first(w)
 		}
 		v := i<<3 | class
-		if k == 0 && class == classTitle {
+		if k == 0 && words > 0 && class == classTitle {
 			v |= 4
 		}
 		p := tp.posts

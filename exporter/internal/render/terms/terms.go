@@ -14,7 +14,8 @@
 //
 // Chinese, Japanese and Korean have no stemmer and no spaces between
 // words: Words leaves their characters out, and the search matches them
-// as substrings (n-grams) of the text instead. A kana reading does not
+// as substrings of the text instead, read only where the index's keys of
+// their characters and pairs of characters are (AppendGrams). A kana reading does not
 // find the kanji it spells (ほうていしき does not find 方程式).
 package terms
 
@@ -161,6 +162,58 @@ func AppendWords(out []string, folded string) []string {
 	}
 	flush(len(folded))
 	return out
+}
+
+// AppendGrams appends to out the keys of the characters of the runs of
+// folded text that Words leaves out, those with a Chinese, Japanese or
+// Korean character, which search.js finds as substrings: one key a
+// character (GramKey), in order, repeated as the text repeats it. A node
+// whose text holds a query's run holds the keys of its characters, so
+// they bound the nodes that a substring search reads. search.js's
+// keysOf cuts a query the same way.
+func AppendGrams(out []string, folded string) []string {
+	cjk := false
+	for _, r := range folded {
+		if r >= cjkFirst {
+			cjk = true
+			break
+		}
+	}
+	if !cjk {
+		return out
+	}
+	start, hasCJK := -1, false
+	flush := func(end int) {
+		if start >= 0 && hasCJK {
+			for _, r := range folded[start:end] {
+				out = append(out, GramKey(r))
+			}
+		}
+		start, hasCJK = -1, false
+	}
+	for i, r := range folded {
+		if !isWord(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		hasCJK = hasCJK || isCJK(r)
+	}
+	flush(len(folded))
+	return out
+}
+
+// GramKey is the key of character r of a CJK run in an index's terms:
+// "~", the low byte of r in two hexadecimal digits, then r. No word
+// holds a "~", and the two digits spread the characters of a script
+// over 256 prefixes, so the index's shards (package shard, which splits
+// by the keys' first characters) stay few where a language has
+// thousands of characters.
+func GramKey(r rune) string {
+	const hex = "0123456789abcdef"
+	return string([]byte{'~', hex[r>>4&15], hex[r&15]}) + string(r)
 }
 
 // memoSize bounds each generation of a Stemmer's memo (see memo).
@@ -326,8 +379,11 @@ func (s *Stemmer) run(word string) string {
 }
 
 // Stemmable reports whether a word goes through the stemmer: three
-// runes or more and no digit.
+// runes or more and no digit, and not a character's key (GramKey).
 func Stemmable(word string) bool {
+	if strings.HasPrefix(word, "~") {
+		return false
+	}
 	n := 0
 	for _, r := range word {
 		if unicode.IsNumber(r) {

@@ -163,6 +163,69 @@ func FuzzWords(f *testing.F) {
 	})
 }
 
+// TestAppendGrams: the characters of the runs with a CJK character give
+// their keys, in order; other text gives none.
+func TestAppendGrams(t *testing.T) {
+	keys := func(s string) []string {
+		var out []string
+		for _, r := range s {
+			out = append(out, GramKey(r))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Solve 2x + 3 = 11", nil},
+		{"方程式", keys("方程式")},
+		{"一次方程式を解く", keys("一次方程式を解く")},
+		{"第2章 a", keys("第2章")},
+		{"ＡＢ 変数", keys("変数")},
+		{"수학 math", keys("수학")},
+	} {
+		if got := AppendGrams([]string{"x"}, Fold(tc.in)); !slices.Equal(got, append([]string{"x"}, tc.want...)) {
+			t.Errorf("AppendGrams(x, Fold(%q)) = %q, want x then %q", tc.in, got, tc.want)
+		}
+	}
+	if k := GramKey('方'); k != "~b9方" {
+		t.Errorf("GramKey(方) = %q, want ~b9方 (U+65B9)", k)
+	}
+}
+
+// FuzzAppendGrams: every key of a text is a character of it behind its
+// "~" and two digits, and any part of a CJK run of the text (what a
+// reader may type to find it) has the keys of its characters among the
+// text's: search.js then reads only the nodes that hold them all.
+func FuzzAppendGrams(f *testing.F) {
+	f.Add("一次方程式を解く 第2章", 1, 3)
+	f.Add("수학 math 変数", 0, 2)
+	f.Add("\xff方\xfe程", 0, 2)
+	f.Fuzz(func(t *testing.T, s string, from, n int) {
+		folded := Fold(s)
+		keys := AppendGrams(nil, folded)
+		for _, k := range keys {
+			r, size := utf8.DecodeRuneInString(k[min(3, len(k)):])
+			if len(k) < 4 || k[:3] != GramKey(r)[:3] || 3+size != len(k) || !strings.ContainsRune(folded, r) {
+				t.Fatalf("key %q of %q", k, folded)
+			}
+		}
+		for _, w := range strings.FieldsFunc(folded, func(r rune) bool { return !isWord(r) }) {
+			rs := []rune(w)
+			if !slices.ContainsFunc(rs, isCJK) {
+				continue
+			}
+			from = min(max(from, 0), len(rs)-1)
+			for _, r := range rs[from:min(len(rs), from+max(n, 1))] {
+				if !slices.Contains(keys, GramKey(r)) {
+					t.Fatalf("%q: the key of %q not among %q", folded, r, keys)
+				}
+			}
+			break
+		}
+	})
+}
+
 // crossCheckPage loads every stemmer with a <script> element, as a page
 // of the site does.
 const crossCheckPage = `<!doctype html><meta charset="utf-8"><title>stemmers</title>%s`
