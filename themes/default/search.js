@@ -160,8 +160,10 @@
     return 2 * prefs.length;
   }
 
-  // The indexes searched: listed in the page (one variant × locale), or
-  // in a script beside it (catalog and landing pages), loaded on first use.
+  // The indexes searched: listed in the page (one variant × locale), or,
+  // on the catalog and landing pages, in the pages of the site's list
+  // that a query needs (a catalog may list thousands): see ready and
+  // plan.
   var sources = [];
   function addSources(list) {
     list.forEach(function (d) {
@@ -170,10 +172,54 @@
         key: d.key, index: d.index, base: d.base || "", lang: d.lang || "", from: d.from || "",
         variant: d.variant || "", language: d.language || "", id: Number(d.id) || 0,
         group: dirs[g] || null, kinds: d.kinds || "",
-        order: sources.length, rank: langRank(d.lang), nodes: null, labels: [], body: [], terms: null
+        order: d.id === undefined ? sources.length : d.id, rank: langRank(d.lang), nodes: null, labels: [], body: [], terms: null
       });
     });
     sources.sort(function (a, b) { return a.rank - b.rank || a.order - b.order; });
+  }
+
+  // The list of a catalog or landing page (search-sources.js, beside it):
+  // the directory's groups, the ids of the indexes searched (first,
+  // count), the ids the directory does not hold (loose) and the types
+  // of each (kinds), as ranges, and where the pages that list the
+  // indexes are (pages: page k holds ids k × per to (k + 1) × per - 1).
+  var siteList = null, paged = {};
+  function inRanges(ranges, id) {
+    for (var i = 0; i + 1 < ranges.length; i += 2) {
+      if (id >= ranges[i] && id < ranges[i] + ranges[i + 1]) { return true; }
+    }
+    return false;
+  }
+  function eachInRanges(ranges, f) {
+    for (var i = 0; i + 1 < ranges.length; i += 2) {
+      for (var id = ranges[i]; id < ranges[i] + ranges[i + 1]; id++) { f(id); }
+    }
+  }
+
+  // loadPage loads page k of the site's list and adds the indexes of it
+  // that the box searches.
+  function loadPage(k, then) {
+    var name = siteList.pages + k + ".js";
+    script(name, function () {
+      if (!paged[k]) {
+        paged[k] = true;
+        var data = (window.curexSearchSourcesPage || {})["search-sources-" + k + ".js"] || { first: 0, sources: [] }, add = [];
+        data.sources.forEach(function (e, j) {
+          var id = data.first + j;
+          if (id < siteList.first || id >= siteList.first + siteList.count) { return; }
+          var key = String(e[0]), c = String(e[3]), v = String(e[4]), language = String(e[5]), kinds = "";
+          var variant = !v ? c + " (" + siteList.base + ")" : siteList.named ? c + " · " + v : v;
+          (siteList.kinds || []).forEach(function (kd) { if (inRanges(kd.ids, id)) { kinds = kd.kinds; } });
+          add.push({
+            key: key, index: siteList.root + key + "/search-index.js", base: siteList.root + key + "/", lang: String(e[1]),
+            from: siteList.from.replace("\u0001", variant).replace("\u0002", language), variant: variant, language: language,
+            id: id, group: Number(e[2]), kinds: kinds
+          });
+        });
+        addSources(add);
+      }
+      then();
+    });
   }
   // The site's search directory, one group a stemming language: for each
   // stem, the indexes that hold it (each posting an index's id, with the
@@ -198,9 +244,8 @@
     script(form.dataset.sources, function () {
       if (!listed) {
         listed = true;
-        var list = (window.curexSearchSources || {})[form.dataset.sourcesKey] || {};
-        addDirs(list.groups || []);
-        addSources(list.sources || []);
+        siteList = (window.curexSearchSources || {})[form.dataset.sourcesKey] || { groups: [], count: 0 };
+        addDirs(siteList.groups || []);
       }
       then();
     });
@@ -845,21 +890,74 @@
   // each with its bound: the reader's languages first, then the best
   // bound.
   function plan(q, then) {
-    var used = [];
+    var used = siteList ? dirs : [];
     sources.forEach(function (s) { if (s.group && used.indexOf(s.group) < 0) { used.push(s.group); } });
     var left = used.length + 1;
-    function done() {
-      if (--left) { return; }
-      var list = [];
+    function ranked() {
+      var l = [];
       sources.forEach(function (s) {
         var ub = bound(q, s);
-        if (ub > 0) { list.push({ src: s, ub: ub }); }
+        if (ub > 0) { l.push({ src: s, ub: ub }); }
       });
-      list.sort(function (a, b) { return a.src.rank - b.src.rank || b.ub - a.ub || a.src.order - b.src.order; });
-      then(list);
+      l.sort(function (a, b) { return a.src.rank - b.src.rank || b.ub - a.ub || a.src.order - b.src.order; });
+      then(l);
+    }
+    function done() {
+      if (--left) { return; }
+      if (!siteList) { ranked(); return; }
+      // The pages of the list that hold an index that may match.
+      var ids = candidates(q), pages = {};
+      if (ids) {
+        Object.keys(ids).forEach(function (id) {
+          if (id >= siteList.first && id < siteList.first + siteList.count) { pages[Math.floor(id / siteList.per)] = true; }
+        });
+      } else {
+        for (var id = siteList.first; id < siteList.first + siteList.count; id += siteList.per) { pages[Math.floor(id / siteList.per)] = true; }
+        pages[Math.floor((siteList.first + siteList.count - 1) / siteList.per)] = true;
+      }
+      var ks = Object.keys(pages), n = ks.length + 1;
+      function paged() { if (--n === 0) { ranked(); } }
+      ks.forEach(function (k) { loadPage(Number(k), paged); });
+      paged();
     }
     used.forEach(function (g) { loadTerms(g, q, done); });
     done();
+  }
+
+  // candidates returns the ids of the list that may hold a match for q,
+  // by the directory (its shards the query needs, in), as a set (id:
+  // true), or null when any may: a term no key bounds (a substring with
+  // no key, a word whose prefixes reach too many shards) leaves the
+  // others to bound them. The ids the directory does not hold always may.
+  function candidates(q) {
+    if (!dirs.length) { return null; }
+    var ids = null;
+    q.terms.forEach(function (t, k) {
+      var set = {}, all = !t.word && !t.keys.length;
+      dirs.forEach(function (g) {
+        if (all || !g.terms) { all = true; return; }
+        var found;
+        if (!t.word) {
+          found = holding(g, t.keys);
+        } else if (wide(g, t.text)) {
+          all = true;
+          return;
+        } else {
+          var key = g.key + " " + k;
+          found = q.dirMatched[key] || (q.dirMatched[key] = matchWord(g, t.text));
+        }
+        Object.keys(found).forEach(function (id) { set[id] = true; });
+      });
+      if (all) { return; }
+      if (t.word) {
+        (siteList.kinds || []).forEach(function (kd) {
+          if (wordStart(kd.kinds, t.text) >= 0) { eachInRanges(kd.ids, function (id) { set[id] = true; }); }
+        });
+      }
+      eachInRanges(siteList.loose || [], function (id) { set[id] = true; });
+      ids = ids ? intersect(ids, set) : set;
+    });
+    return ids;
   }
 
   // byRank is the order of results: the reader's languages first, then
@@ -910,11 +1008,11 @@
     var q = query(text);
     if (!q.terms.length) { current = null; out.hidden = true; return; }
     current = q;
-    var k = 0, list = [], batch = 1;
+    var k = 0, cands = [], batch = 1;
     function next() {
       if (q !== current) { return; }
-      if (k >= list.length) { q.done = true; show(q); return; }
-      var v = verdict(q, list[k]), round;
+      if (k >= cands.length) { q.done = true; show(q); return; }
+      var v = verdict(q, cands[k]), round;
       if (v.wait) {
         var waiting = v.wait.length;
         v.wait.forEach(function (h) {
@@ -927,10 +1025,10 @@
         // those that can list a variant in them only (a catalog may list
         // thousands).
         q.cut = true;
-        round = list.slice(k).filter(function (c) { return v.homes[home(c.src)]; });
-        k = list.length;
+        round = cands.slice(k).filter(function (c) { return v.homes[home(c.src)]; });
+        k = cands.length;
       } else {
-        round = list.slice(k, k + batch);
+        round = cands.slice(k, k + batch);
         k += round.length;
         batch = Math.min(2 * batch, maxBatch);
       }
@@ -942,7 +1040,7 @@
     ready(function () {
       plan(q, function (l) {
         if (q !== current) { return; }
-        list = l;
+        cands = l;
         next();
       });
     });
@@ -1016,10 +1114,10 @@
 
   input.addEventListener("focus", function () {
     ready(function () {
-      // The first query's first step: the directory's stemmer (a box
-      // that searches several indexes), or the head of the one index.
+      // The first query's first step: the head of the one index (a
+      // box that searches several starts with its list).
       var s = sources[0];
-      if (s && s.group) { loadStem(s.group, function () {}); } else if (s) { head(s, function () { loadStem(s, function () {}); }); }
+      if (s && !siteList) { head(s, function () { loadStem(s, function () {}); }); }
     });
   });
   input.addEventListener("input", run);

@@ -47,7 +47,7 @@ func TestSearchDirectoryChangesNoResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := regexp.MustCompile(`"groups":\[.*?\],"sources"`).ReplaceAll(js, []byte(`"groups":[],"sources"`))
+	out := regexp.MustCompile(`"groups":\[.*?\],"pages"`).ReplaceAll(js, []byte(`"groups":[],"pages"`))
 	if slices.Equal(out, js) {
 		t.Fatal("search-sources.js names no directory")
 	}

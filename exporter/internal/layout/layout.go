@@ -46,6 +46,15 @@ const (
 	SiteSearchSources = SearchSourcesFile
 )
 
+// SearchSourcesPagePrefix starts the names of the pages of the site's
+// list of search indexes (SearchSourcesPage).
+const SearchSourcesPagePrefix = "search-sources-"
+
+// SearchSourcesPage is page k of the site's list of search indexes, at
+// the output root: the indexes the catalog's and landing pages' search
+// boxes load the entries of when their query needs them.
+func SearchSourcesPage(k int) string { return SearchSourcesPagePrefix + strconv.Itoa(k) + ".js" }
+
 // SearchDirPrefix starts the names of the files of the site's search
 // directory (SearchDir): which exports hold each stem, for the search
 // box of the catalog and the landing pages.

@@ -41,6 +41,7 @@ func CacheControl(rel string) string {
 		strings.HasPrefix(base, "sitemap") && ext == ".xml",
 		base == layout.FeedFile || base == layout.ChangesFile, // what changed: follows every export
 		base == layout.SearchFile || base == layout.SearchScriptFile || base == layout.SearchSourcesFile,
+		strings.HasPrefix(base, layout.SearchSourcesPagePrefix) && ext == ".js",
 		(strings.HasPrefix(base, layout.SearchBodyPrefix) || strings.HasPrefix(base, layout.SearchTitlesPrefix) || strings.HasPrefix(base, layout.SearchTermsBase) || strings.HasPrefix(base, layout.SearchDirPrefix)) && ext == ".js":
 		return CacheShort
 	}

@@ -35,6 +35,7 @@ func TestHeadersPerKind(t *testing.T) {
 		{"search-dir.en.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"search-dir.en-736f.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"search-dir.js", "text/javascript; charset=utf-8", CacheShort, true},
+		{"search-sources-0.js", "text/javascript; charset=utf-8", CacheShort, true},
 		{"bundles/algebra-1/base/en/tree.json", "application/json", CacheDefault, true},
 		{"bundles/algebra-1/base/en/markdown/numbers.md", "text/markdown; charset=utf-8", CacheDefault, true},
 		{"algebra-1/base/en/handbook.pdf", "application/pdf", CacheDefault, false},

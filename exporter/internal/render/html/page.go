@@ -188,15 +188,6 @@ type SearchSource struct {
 	// (empty on the pages of one variant × locale).
 	Variant  string `json:"variant,omitempty"`
 	Language string `json:"language,omitempty"`
-	// ID is the export's number in the site's search directory
-	// (siteExports), Group the index of its directory's language in the
-	// list's groups (-1 when the directory does not hold it: its index
-	// is searched whatever the query), and Kinds its node types' names,
-	// folded, one a line (on the pages that search several variants ×
-	// locales only).
-	ID    int    `json:"id"`
-	Group int    `json:"group"`
-	Kinds string `json:"kinds,omitempty"`
 }
 
 // TreeItem is one node in the sidebar or the contents page.

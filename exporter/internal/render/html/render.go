@@ -438,6 +438,9 @@ func (r *Renderer) RenderSite(w render.Writer, site *SiteInfo) error {
 	if err != nil {
 		return err
 	}
+	if err := writeSearchPages(w, site, dir); err != nil {
+		return err
+	}
 	if err := r.renderCatalog(w, site, dir); err != nil {
 		return err
 	}

@@ -321,18 +321,57 @@ func FuzzSearchIndex(f *testing.F) {
 	})
 }
 
-// TestSearchSources: the catalog's search box lists every exported
-// variant × locale of the site, a landing page's those of its curriculum,
-// each with the index it loads (written) and its variant and language in
-// the page's language; the lists are scripts beside the pages.
+// listed is one index of the site's list as a search box reads it.
+type listed struct {
+	ID                                       int
+	Key, Lang, Curriculum, Variant, Language string
+	Group                                    int
+	Kinds                                    string
+}
+
+// readList reads the indexes a list (search-sources.js) searches from
+// the site's list pages, as search.js does, each page once.
+func readList(t *testing.T, files map[string][]byte, l searchList) []listed {
+	t.Helper()
+	var out []listed
+	for k := l.First / l.Per; k*l.Per < l.First+l.Count; k++ {
+		var page searchListPage
+		decodeScript(t, files[layout.SearchSourcesPage(k)], &page)
+		for j, e := range page.Sources {
+			id := page.First + j
+			if id < l.First || id >= l.First+l.Count {
+				continue
+			}
+			s := listed{ID: id, Key: e[0].(string), Lang: e[1].(string), Group: int(e[2].(float64)),
+				Curriculum: e[3].(string), Variant: e[4].(string), Language: e[5].(string)}
+			for _, kd := range l.Kinds {
+				for i := 0; i+1 < len(kd.IDs); i += 2 {
+					if id >= kd.IDs[i] && id < kd.IDs[i]+kd.IDs[i+1] {
+						s.Kinds = kd.Kinds
+					}
+				}
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestSearchSources: the catalog's search box searches every exported
+// variant × locale of the site, a landing page's those of its
+// curriculum: their lists (scripts beside the pages) name the ids, and
+// the site's list pages each index (written), its directory group and
+// its types; the words that name a variant and a language are the
+// page's.
 func TestSearchSources(t *testing.T) {
 	t.Parallel()
 	f, w := rendered(t)
 	for _, tc := range []struct {
 		page, script, prefix, from string
+		named                      bool
 	}{
-		{"index.html", "search-sources.js", "", "From Algebra 1 · Texas, in Español"},
-		{"algebra-1/index.html", "algebra-1/search-sources.js", "algebra-1/", "From Texas, in Español"},
+		{"index.html", "search-sources.js", "", "From \x01, in \x02", true},
+		{"algebra-1/index.html", "algebra-1/search-sources.js", "algebra-1/", "From \x01, in \x02", false},
 	} {
 		html := string(w.files[tc.page])
 		if !strings.Contains(html, `data-sources="search-sources.js" data-sources-key="`+tc.script+`"`) || strings.Contains(html, "search__sources") {
@@ -340,39 +379,43 @@ func TestSearchSources(t *testing.T) {
 		}
 		var l searchList
 		decodeScript(t, w.files[tc.script], &l)
-		list := l.Sources
+		if l.From != tc.from || l.Named != tc.named || l.Base != "Base curriculum" {
+			t.Errorf("%s: from %q, base %q, named %v", tc.script, l.From, l.Base, l.Named)
+		}
+		root := ""
+		if tc.prefix != "" {
+			root = "../"
+		}
+		if l.Root != root || l.Pages != root+layout.SearchSourcesPagePrefix {
+			t.Errorf("%s: root %q, pages %q", tc.script, l.Root, l.Pages)
+		}
+		list := readList(t, w.files, l)
 		want := 0
 		for _, tr := range f.trees {
 			if strings.HasPrefix(tr.Dir(), tc.prefix) {
 				want++
 			}
 		}
-		if len(list) != want {
-			t.Errorf("%s: %d sources, want %d", tc.script, len(list), want)
+		if len(list) != want || l.Count != want {
+			t.Errorf("%s: %d sources (count %d), want %d", tc.script, len(list), l.Count, want)
 		}
 		found := false
 		for _, s := range list {
-			if _, ok := w.files[tc.prefix+s.Index]; !ok {
-				t.Errorf("%s: %s: index %s not written", tc.script, s.Key, s.Index)
+			if _, ok := w.files[s.Key+"/"+layout.SearchScriptFile]; !ok || !strings.HasPrefix(s.Key, tc.prefix) {
+				t.Errorf("%s: %s: no index, or not of this page's curricula", tc.script, s.Key)
 			}
-			if s.Base+layout.SearchScriptFile != s.Index || s.Key+"/" != tc.prefix+s.Base {
-				t.Errorf("%s: %+v", tc.script, s)
-			}
-			found = found || s.From == tc.from && s.Lang == "es"
+			found = found || s.Curriculum == "Algebra 1" && s.Variant == "Texas" && s.Language == "Español" && s.Lang == "es"
 			if s.Group < 0 || s.Group >= len(l.Groups) || s.Kinds == "" {
 				t.Errorf("%s: %s: group %d of %d, kinds %q", tc.script, s.Key, s.Group, len(l.Groups), s.Kinds)
 				continue
 			}
-			g, dir := l.Groups[s.Group], l.Groups[s.Group].Key
-			if tc.prefix != "" {
-				dir = "../" + dir
-			}
+			g, dir := l.Groups[s.Group], root+l.Groups[s.Group].Key
 			if _, ok := w.files[shard.File(g.Key, "")]; !ok || g.Dir != dir {
 				t.Errorf("%s: %s: group %+v: its root shard is not written, or not linked from the page", tc.script, s.Key, g)
 			}
 		}
 		if !found {
-			t.Errorf("%s: no source %q", tc.script, tc.from)
+			t.Errorf("%s: no Algebra 1 · Texas in Español", tc.script)
 		}
 	}
 }

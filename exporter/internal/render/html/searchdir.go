@@ -126,11 +126,13 @@ func (r *Renderer) reuseDir(t *model.Tree) (*dirTree, error) {
 type siteDir struct {
 	groups []dirGroup
 	// id numbers every export with pages in the site's order
-	// (siteExports), by folder; group is the index in groups of those
+	// (siteSources), by folder; group is the index in groups of those
 	// the directory holds.
 	id    map[string]int
 	group map[string]int
 	kinds map[string]string
+	// curricula are the site's, in its order.
+	curricula []*Curriculum
 }
 
 // dirGroup is the directory of one stemming language.
@@ -144,33 +146,18 @@ type dirGroup struct {
 	Shards []string
 }
 
-// siteExports lists the exports with pages of the site's curricula in
-// the order of the catalog's search (curricula, variants, locales).
-func siteExports(curricula []*Curriculum) []model.Export {
-	var out []model.Export
-	for _, c := range curricula {
-		for _, v := range c.Variants {
-			for _, l := range c.Locales {
-				if c.Exported[v.Slug+"/"+l.Slug] {
-					out = append(out, model.Export{CurriculumSlug: c.Slug, VariantSlug: v.Slug, LocaleSlug: l.Slug})
-				}
-			}
-		}
-	}
-	return out
-}
-
 // writeSearchDir writes the directory of the trees whose index parts
 // RenderTree and Reuse kept, for the exports of site, shards of about
 // shardBytes: each language's postings are the exports (by number in
-// siteExports) that hold a stem, with its best class (and, in a title,
+// siteSources) that hold a stem, with its best class (and, in a title,
 // whether it begins one).
 func (r *Renderer) writeSearchDir(w render.Writer, site *SiteInfo, shardBytes int) (*siteDir, error) {
-	sd := &siteDir{id: map[string]int{}, group: map[string]int{}, kinds: map[string]string{}}
+	sd := &siteDir{id: map[string]int{}, group: map[string]int{}, kinds: map[string]string{}, curricula: site.Curricula}
 	byLang := map[string]*termIndex{}
 	lang := map[string]string{}
 	r.mu.Lock()
-	for i, e := range siteExports(site.Curricula) {
+	for i, ss := range siteSources(site.Curricula) {
+		e := ss.e
 		sd.id[e.Dir()] = i
 		d := r.dirs[e.Dir()]
 		if d == nil {

@@ -58,7 +58,8 @@ func TestSearchDirectory(t *testing.T) {
 	for i := range want {
 		want[i] = map[string]map[int]int{}
 	}
-	for _, s := range l.Sources {
+	sources := readList(t, w.files, l)
+	for _, s := range sources {
 		var head searchHead
 		decodeScript(t, w.files[s.Key+"/"+layout.SearchScriptFile], &head)
 		if head.Stem != l.Groups[s.Group].Stem {
@@ -82,8 +83,8 @@ func TestSearchDirectory(t *testing.T) {
 			want[s.Group][stem][s.ID] = best
 		}
 	}
-	if len(f.trees) != len(l.Sources) {
-		t.Fatalf("%d sources for %d trees", len(l.Sources), len(f.trees))
+	if len(f.trees) != len(sources) {
+		t.Fatalf("%d sources for %d trees", len(sources), len(f.trees))
 	}
 	for g := range l.Groups {
 		for _, stem := range slices.Sorted(maps.Keys(want[g])) {
@@ -137,7 +138,7 @@ func TestSearchDirectoryOfReusedTrees(t *testing.T) {
 	site := func(w *memWriter) map[string]string {
 		out := map[string]string{}
 		for name, b := range w.files {
-			if strings.HasPrefix(name, layout.SearchDirPrefix) || path.Base(name) == layout.SearchSourcesFile {
+			if strings.HasPrefix(name, layout.SearchDirPrefix) || strings.HasPrefix(path.Base(name), "search-sources") {
 				out[name] = string(b)
 			}
 		}
@@ -157,11 +158,36 @@ func TestSearchDirectoryOfReusedTrees(t *testing.T) {
 	}
 
 	var l searchList
-	decodeScript(t, run(0).files[layout.SiteSearchSources], &l)
+	w0 := run(0)
+	decodeScript(t, w0.files[layout.SiteSearchSources], &l)
 	unseen := f.trees[0].Dir()
-	for _, s := range l.Sources {
+	for _, s := range readList(t, w0.files, l) {
 		if (s.Group < 0) != (s.Key == unseen) {
 			t.Errorf("%s: group %d", s.Key, s.Group)
+		}
+		if s.Key == unseen && !slices.Equal(l.Loose, []int{s.ID, 1}) {
+			t.Errorf("loose ids %v, want [%d 1] (%s)", l.Loose, s.ID, s.Key)
+		}
+	}
+}
+
+// TestAppendRange: ids met in order make ranges (first, count, ...).
+func TestAppendRange(t *testing.T) {
+	for _, tc := range []struct {
+		ids  []int
+		want []int
+	}{
+		{nil, nil},
+		{[]int{0}, []int{0, 1}},
+		{[]int{0, 1, 2}, []int{0, 3}},
+		{[]int{3, 4, 7, 9, 10}, []int{3, 2, 7, 1, 9, 2}},
+	} {
+		var got []int
+		for _, id := range tc.ids {
+			got = appendRange(got, id)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v: %v, want %v", tc.ids, got, tc.want)
 		}
 	}
 }
