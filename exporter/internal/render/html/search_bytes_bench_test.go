@@ -157,6 +157,7 @@ func scriptKind(name string) string {
 	for _, k := range []struct{ prefix, kind string }{
 		{layout.SearchScriptFile, "head"}, {layout.SearchTermsBase, "terms"}, {layout.SearchTitlesPrefix, "titles"},
 		{layout.SearchBodyPrefix, "text"}, {layout.SearchDirPrefix, "directory"}, {layout.SearchSourcesFile, "list"},
+		{layout.SearchSourcesPagePrefix, "list"},
 	} {
 		if strings.HasPrefix(base, k.prefix) {
 			return k.kind
