@@ -397,7 +397,7 @@ func (r *run) carryOver(l *ledger, sc *scheduled, e model.Export, p *pendingTree
 		if err != nil {
 			return fmt.Errorf("unchanged tree %s: %w", e.Dir(), err)
 		}
-		sc.web.Reuse(sc.formats.tree(res.Tree))
+		sc.web.Reuse(sc.formats.tree(res.Tree), r.w.ReadPrevious)
 	}
 	if err := sc.images.carryOver(r.w, l.rec(e).prev); err != nil {
 		return err

@@ -35,8 +35,10 @@ type Site interface {
 	// (nil for none); the run lists its pages in entry (Format.Path).
 	Keep(t *Tree, h *changes.History, entry *output.ManifestExport) error
 	// Reuse takes a tree whose pages were carried over unchanged: the
-	// site-wide pages count it as if its pages were written.
-	Reuse(t *Tree)
+	// site-wide pages count it as if its pages were written. prior reads
+	// a file of the previous output (a path relative to its root), where
+	// the tree's carried-over files are; nil when there is none.
+	Reuse(t *Tree, prior func(rel string) ([]byte, error))
 	// Arrived says a tree of the catalog is in: written (after Keep) or not
 	// (it failed, or was held back as unchanged).
 	Arrived(e model.Export, written bool)

@@ -1,6 +1,10 @@
 package html
 
 import (
+	"bytes"
+	"encoding/json"
+
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -213,4 +217,75 @@ func (x *termIndex) addTree(id int, d *dirTree) {
 			have[w] = true
 		}
 	}
+}
+
+// dirFromFiles reads the directory's part of the tree of e from its
+// index as a run wrote it (search-index.js and its terms files, read
+// through read): what RenderTree's index gave, without indexing again.
+func dirFromFiles(e model.Export, read func(rel string) ([]byte, error)) (*dirTree, error) {
+	var head searchHead
+	if err := readSearchScript(read, layout.SearchScript(e), &head); err != nil {
+		return nil, err
+	}
+	d := &dirTree{lang: head.Stem, best: map[string]int{}, words: map[string]map[string]bool{}}
+	for _, p := range head.Shards {
+		var st searchTerms
+		if err := readSearchScript(read, layout.SearchTerms(e, shard.File(head.Terms, p)), &st); err != nil {
+			return nil, err
+		}
+		for stem, posts := range st.Terms {
+			b := d.best[stem]
+			for _, v := range posts {
+				c := v & 3 // a body's length class is not the directory's
+				if c == classTitle {
+					c = v & 7 // and whether it begins the title
+				}
+				if weighs(c) > weighs(b) {
+					b = c
+				}
+			}
+			d.best[stem] = b
+		}
+		for stem, ws := range st.Words {
+			set := map[string]bool{}
+			for _, w := range strings.Fields(ws) {
+				set[w] = true
+			}
+			d.words[stem] = set
+		}
+	}
+	folded := make([]string, len(head.Types))
+	for i, t := range head.Types {
+		folded[i] = terms.Fold(t)
+	}
+	d.kinds = strings.Join(folded, "\n")
+	return d, nil
+}
+
+// readSearchScript decodes into v the value a search script (as
+// searchScript and appendScriptStart write it) stores, read from rel.
+func readSearchScript(read func(rel string) ([]byte, error), rel string, v any) error {
+	b, err := read(rel)
+	if err != nil {
+		return err
+	}
+	// (window.G=window.G||{})["key"]=VALUE;\n
+	_, rest, ok := bytes.Cut(b, []byte("||{})["))
+	if !ok || !bytes.HasSuffix(rest, []byte(scriptEnd)) {
+		return fmt.Errorf("%s: not a search script", rel)
+	}
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	var key string
+	if err := dec.Decode(&key); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	value := rest[dec.InputOffset():]
+	value, ok = bytes.CutPrefix(value, []byte("]="))
+	if !ok {
+		return fmt.Errorf("%s: not a search script", rel)
+	}
+	if err := json.Unmarshal(bytes.TrimSuffix(value, []byte(scriptEnd)), v); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	return nil
 }

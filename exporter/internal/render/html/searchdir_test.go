@@ -1,6 +1,8 @@
 package html
 
 import (
+	"bytes"
+	"io/fs"
 	"maps"
 	"path"
 	"slices"
@@ -106,13 +108,29 @@ func TestSearchDirectory(t *testing.T) {
 
 // TestSearchDirectoryOfReusedTrees: a tree whose pages an incremental
 // run keeps (Reuse, not rendered again) has the same part in the
-// directory as one rendered, so the site's directory and search lists
+// directory as one rendered, read from its index in the previous output
+// or, when that cannot be read, gathered again, so the site's directory and search lists
 // are the same bytes whichever trees a run renders; a tree the run never
 // saw (its pages kept after a failed fetch) is in no group, searched
 // whatever the query.
 func TestSearchDirectoryOfReusedTrees(t *testing.T) {
 	t.Parallel()
 	f, full := rendered(t)
+	read := 0
+	previous := func(rel string) ([]byte, error) {
+		b, ok := full.files[rel]
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		read++
+		return b, nil
+	}
+	garbled := func(rel string) ([]byte, error) {
+		if strings.HasSuffix(rel, layout.SearchScriptFile) {
+			return full.files[rel], nil
+		}
+		return []byte("(window.curexSearchTerms=window.curexSearchTerms||{})[\"x\"]={\"terms\":"), nil
+	}
 	run := func(unseen int) *memWriter {
 		r, err := New(Options{})
 		if err != nil {
@@ -126,8 +144,12 @@ func TestSearchDirectoryOfReusedTrees(t *testing.T) {
 				if err := r.RenderTree(t.Context(), w, f.site, tr, f.outlines); err != nil {
 					t.Fatal(err)
 				}
+			case i%3 == 0:
+				r.Reuse(tr, nil) // indexed again
+			case i%3 == 1:
+				r.Reuse(tr, previous) // read from the previous output
 			default:
-				r.Reuse(tr)
+				r.Reuse(tr, garbled) // unreadable: indexed again
 			}
 		}
 		if err := r.RenderSite(w, f.site); err != nil {
@@ -155,6 +177,9 @@ func TestSearchDirectoryOfReusedTrees(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d files, want %d", len(got), len(want))
+	}
+	if read == 0 {
+		t.Error("no tree's part was read from the previous output")
 	}
 
 	var l searchList
@@ -190,4 +215,23 @@ func TestAppendRange(t *testing.T) {
 			t.Errorf("%v: %v, want %v", tc.ids, got, tc.want)
 		}
 	}
+}
+
+// FuzzReadSearchScript: reading back any bytes as a search script fails
+// or decodes, without panicking; what searchScript writes reads back.
+func FuzzReadSearchScript(f *testing.F) {
+	js, err := searchScript("curexSearch", `a/b "c"]=`, searchHead{Count: 2, Terms: "search-terms", Shards: []string{"", "ab"}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(js)
+	f.Add([]byte(`(window.x=window.x||{})["k"]=;` + "\n"))
+	f.Add([]byte(`||{})["k"]={"count":1};` + "\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var h searchHead
+		read := func(string) ([]byte, error) { return b, nil }
+		if err := readSearchScript(read, "x.js", &h); err == nil && bytes.Equal(b, js) && (h.Count != 2 || len(h.Shards) != 2) {
+			t.Fatalf("%s read back as %+v", b, h)
+		}
+	})
 }

@@ -196,14 +196,23 @@ func (x *treeCtx) gated(render func() error) error {
 // unchanged (an incremental export carried them over): RenderSite then
 // counts them in the sitemap and the landing page's progress as if
 // RenderTree had written them.
-func (r *Renderer) Reuse(t *model.Tree) {
+//
+// Its part of the site's search directory is read from its index as the
+// previous output holds it, through prior (nil: none), and else
+// gathered from t again, as RenderTree would (about a tenth of the
+// tree's rendering). Without it (a stemmer that fails to start, which
+// an embedded one does not) the catalog's box searches its index
+// whatever the query, as it does an index the run did not see.
+func (r *Renderer) Reuse(t *model.Tree, prior func(rel string) ([]byte, error)) {
 	var ids []string
 	t.Walk(func(n *model.Node) bool { ids = append(ids, n.ID); return true })
 	r.record(t.Dir(), &treeRecord{outline: OutlineOf(t), ids: ids})
-	// Its part of the search directory: without it (a stemmer that
-	// fails to start, which an embedded one does not) the catalog's box
-	// searches its index whatever the query, as it does an index the
-	// run did not see.
+	if prior != nil {
+		if d, err := dirFromFiles(t.Export, prior); err == nil {
+			r.keepDir(t.Dir(), d)
+			return
+		}
+	}
 	if d, err := r.reuseDir(t); err == nil {
 		r.keepDir(t.Dir(), d)
 	}

@@ -244,7 +244,9 @@ func (s *Website) Keep(t *render.Tree, h *changes.History, entry *output.Manifes
 // unchanged, and the site-wide pages (the landing page's progress, the
 // sitemap) count them. Its curriculum is unchanged as a whole, so no
 // page is rendered against its outline: none is kept.
-func (s *Website) Reuse(t *render.Tree) { s.renderer.Reuse(t.Tree) }
+func (s *Website) Reuse(t *render.Tree, prior func(rel string) ([]byte, error)) {
+	s.renderer.Reuse(t.Tree, prior)
+}
 
 // Finish implements render.Site: it writes the pages of every tree kept
 // and not yet rendered, then the site-wide pages.
