@@ -26,19 +26,7 @@ func runQueries(t *testing.T, b *chromium.Browser, site, page string, queries []
 	out := map[string][]result{}
 	err := b.Run(ctx, u, func(tab context.Context) error {
 		for _, q := range queries {
-			arg, err := json.Marshal(q)
-			if err != nil {
-				return err
-			}
-			set := `((q) => { const i = document.getElementById("search-q"); i.value = q; i.dispatchEvent(new Event("input")); return true })(` + string(arg) + `)`
-			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](set)); err != nil {
-				return err
-			}
-			done := `(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === ` + string(arg) + ` })()`
-			if _, err := chromedp.Run(tab, chromedp.Poll[bool](done)); err != nil {
-				return err
-			}
-			rs, err := chromedp.Run(tab, chromedp.Evaluate[[]result](readResults))
+			rs, err := queryIn(tab, q)
 			if err != nil {
 				return err
 			}
@@ -50,6 +38,25 @@ func runQueries(t *testing.T, b *chromium.Browser, site, page string, queries []
 		t.Fatal(err)
 	}
 	return out
+}
+
+// queryIn puts q in the search box of the page in tab (one input event,
+// not a key at a time) and returns its results once every index the box
+// searches is in.
+func queryIn(tab context.Context, q string) ([]result, error) {
+	arg, err := json.Marshal(q)
+	if err != nil {
+		return nil, err
+	}
+	set := `((q) => { const i = document.getElementById("search-q"); i.value = q; i.dispatchEvent(new Event("input")); return true })(` + string(arg) + `)`
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](set)); err != nil {
+		return nil, err
+	}
+	done := `(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === ` + string(arg) + ` })()`
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](done)); err != nil {
+		return nil, err
+	}
+	return chromedp.Run(tab, chromedp.Evaluate[[]result](readResults))
 }
 
 // TestSearchRelevance types the queries of teachers (plurals and other

@@ -2,7 +2,6 @@ package a11y_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,23 +85,11 @@ func freshQueries(t *testing.T, b *chromium.Browser, site string, queries []stru
 	out := make([][]result, len(queries))
 	err := b.Run(ctx, fileURL(site, queries[0].page), func(tab context.Context) error {
 		for i, tc := range queries {
-			arg, err := json.Marshal(tc.q)
-			if err != nil {
+			if err := chromedp.Do(tab, chromedp.Navigate(fileURL(site, tc.page))); err != nil {
 				return err
 			}
-			u := fileURL(site, tc.page)
-			if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
-				return err
-			}
-			set := `((q) => { const i = document.getElementById("search-q"); i.value = q; i.dispatchEvent(new Event("input")); return true })(` + string(arg) + `)`
-			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](set)); err != nil {
-				return err
-			}
-			done := `(() => { const o = document.getElementById("search-results"); return o.dataset.state === "done" && o.dataset.query === ` + string(arg) + ` })()`
-			if _, err := chromedp.Run(tab, chromedp.Poll[bool](done)); err != nil {
-				return err
-			}
-			if out[i], err = chromedp.Run(tab, chromedp.Evaluate[[]result](readResults)); err != nil {
+			var err error
+			if out[i], err = queryIn(tab, tc.q); err != nil {
 				return err
 			}
 		}

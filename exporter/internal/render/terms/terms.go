@@ -142,26 +142,16 @@ func Words(folded string) []string { return AppendWords(nil, folded) }
 // them, and returns the extended slice: a caller that indexes many texts
 // reuses one slice.
 func AppendWords(out []string, folded string) []string {
-	start := -1
-	cjk := false
-	flush := func(end int) {
-		if start >= 0 && !cjk {
+	for at := 0; ; {
+		start, end, cjk := nextRun(folded, at)
+		if start == end {
+			return out
+		}
+		if !cjk {
 			out = append(out, folded[start:end])
 		}
-		start, cjk = -1, false
+		at = end
 	}
-	for i, r := range folded {
-		if !isWord(r) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-		cjk = cjk || isCJK(r)
-	}
-	flush(len(folded))
-	return out
 }
 
 // AppendGrams appends to out the keys of the characters of the runs of
@@ -172,37 +162,45 @@ func AppendWords(out []string, folded string) []string {
 // they bound the nodes that a substring search reads. search.js's
 // keysOf cuts a query the same way.
 func AppendGrams(out []string, folded string) []string {
-	cjk := false
-	for _, r := range folded {
-		if r >= cjkFirst {
-			cjk = true
-			break
-		}
-	}
-	if !cjk {
+	if !strings.ContainsFunc(folded, func(r rune) bool { return r >= cjkFirst }) {
 		return out
 	}
-	start, hasCJK := -1, false
-	flush := func(end int) {
-		if start >= 0 && hasCJK {
+	for at := 0; ; {
+		start, end, cjk := nextRun(folded, at)
+		if start == end {
+			return out
+		}
+		if cjk {
 			for _, r := range folded[start:end] {
 				out = append(out, GramKey(r))
 			}
 		}
-		start, hasCJK = -1, false
+		at = end
 	}
-	for i, r := range folded {
+}
+
+// nextRun finds the first run of letters, marks and numbers of s from
+// byte at: its bounds, and whether it holds a Chinese, Japanese or
+// Korean character; start == end when none is left. Words and the CJK
+// keys of an index cut text by it, and search.js by the same rule.
+func nextRun(s string, at int) (start, end int, cjk bool) {
+	start = -1
+	for i, r := range s[at:] {
 		if !isWord(r) {
-			flush(i)
+			if start >= 0 {
+				return start, at + i, cjk
+			}
 			continue
 		}
 		if start < 0 {
-			start = i
+			start = at + i
 		}
-		hasCJK = hasCJK || isCJK(r)
+		cjk = cjk || isCJK(r)
 	}
-	flush(len(folded))
-	return out
+	if start < 0 {
+		return len(s), len(s), false
+	}
+	return start, len(s), cjk
 }
 
 // GramKey is the key of character r of a CJK run in an index's terms:
