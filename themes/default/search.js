@@ -850,13 +850,12 @@
     var ub = 0;
     for (var k = 0; k < q.terms.length; k++) {
       var t = q.terms[k], v = 0;
-      if (!t.word) {
-        v = holdsAll(g, t.keys, src.id) ? bestTitle : 0;
-      } else if (wide(g, t.text)) {
+      var m = dirMatch(q, g, k);
+      if (!m) {
         v = bestTitle;
+      } else if (!t.word) {
+        v = m[src.id] ? bestTitle : 0;
       } else {
-        var key = g.key + " " + k, m = q.dirMatched[key];
-        if (!m) { m = q.dirMatched[key] = matchWord(g, t.text); }
         v = m[src.id] || (wordStart(src.kinds, t.text) >= 0 ? 3 : 0);
       }
       if (!v) { return 0; }
@@ -878,11 +877,17 @@
     return set;
   }
 
-  // holdsAll tells whether export id holds every key in directory g;
-  // with no key, it may.
-  function holdsAll(g, keys, id) {
-    var set = holding(g, keys);
-    return !set || !!set[id];
+  // dirMatch is what directory g says of term k of q, once a query: the
+  // exports that may hold it, by their best weight for a word (matchWord),
+  // as a set for a substring (holding); null when it cannot say (a
+  // substring with no key, a word whose prefixes reach more shards than
+  // were loaded).
+  function dirMatch(q, g, k) {
+    var key = g.key + " " + k, t = q.terms[k];
+    if (!(key in q.dirMatched)) {
+      q.dirMatched[key] = !t.word ? holding(g, t.keys) : wide(g, t.text) ? null : matchWord(g, t.text);
+    }
+    return q.dirMatched[key];
   }
 
   // plan loads the directory's shards that query q needs, in every group
@@ -933,19 +938,10 @@
     if (!dirs.length) { return null; }
     var ids = null;
     q.terms.forEach(function (t, k) {
-      var set = {}, all = !t.word && !t.keys.length;
+      var set = {}, all = false;
       dirs.forEach(function (g) {
-        if (all || !g.terms) { all = true; return; }
-        var found;
-        if (!t.word) {
-          found = holding(g, t.keys);
-        } else if (wide(g, t.text)) {
-          all = true;
-          return;
-        } else {
-          var key = g.key + " " + k;
-          found = q.dirMatched[key] || (q.dirMatched[key] = matchWord(g, t.text));
-        }
+        var found = !all && g.terms && dirMatch(q, g, k);
+        if (!found) { all = true; return; }
         Object.keys(found).forEach(function (id) { set[id] = true; });
       });
       if (all) { return; }

@@ -610,13 +610,13 @@ func (x *treeCtx) writeSearch(w render.Writer) error {
 	return w.Write(layout.SearchScript(x.t.Export), files.Head)
 }
 
-// searchSource is the search index of export e (in locale lang) as page p
-// links it; from names it on pages that search several.
-func searchSource(p *Page, e model.Export, lang, from string) SearchSource {
+// searchSource is the search index of export e (in locale lang) as page
+// p links it: the one index a page of a variant × locale searches.
+func searchSource(p *Page, e model.Export, lang string) SearchSource {
 	return SearchSource{
 		Key: e.Dir(), Index: p.Href(layout.SearchScript(e)),
 		Base: strings.TrimSuffix(p.Href(layout.ExportIndex(e)), layout.Index),
-		Lang: lang, From: from,
+		Lang: lang,
 	}
 }
 

@@ -234,7 +234,7 @@ func (x *treeCtx) page(kind, path string) *Page {
 	}
 	p.Search = &SearchBox{
 		Action: p.Href(x.toc), Placeholder: x.m.T("search_placeholder"),
-		Sources: []SearchSource{searchSource(p, x.t.Export, x.l.Code, "")},
+		Sources: []SearchSource{searchSource(p, x.t.Export, x.l.Code)},
 		Widen:   p.Href(layout.CurriculumIndex(x.c.Slug)),
 	}
 	return p
