@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/internal/layout"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
@@ -73,14 +76,17 @@ type treeFormats struct {
 	locales  map[string][]model.Locale // by base curriculum id
 	// math counts the math errors of a tree, when a format shows math.
 	math *content.Converter
+	// gate is the run's: mathErrors takes its free units (nil: only the
+	// caller's goroutine).
+	gate *cpugate.Gate
 }
 
 // newTreeFormats prepares the renderers of the selected formats, which
 // see the locales of each curriculum in catalog. With pdf selected it
 // starts Chromium at once, so a machine without one fails before any
 // request is spent.
-func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, catalog *model.Catalog) (*treeFormats, error) {
-	f := &treeFormats{reg: reg, locales: map[string][]model.Locale{}}
+func newTreeFormats(ctx context.Context, reg *render.Registry, o render.Options, gate *cpugate.Gate, catalog *model.Catalog) (*treeFormats, error) {
+	f := &treeFormats{reg: reg, gate: gate, locales: map[string][]model.Locale{}}
 	for _, c := range catalog.Curricula {
 		f.locales[c.ID] = c.Locales
 	}
@@ -227,31 +233,62 @@ func (f *treeFormats) list(format string, e model.Export, entry *output.Manifest
 }
 
 // mathErrors counts the expressions of t that do not convert to MathML,
-// as the website and the handbook show them: each node that may hold
-// math is rendered once more, with a Tally (the conversions themselves
-// come from the converter's cache when the formats render the node).
-// Every format that shows math shows the same expressions, so the count
-// is the tree's, whichever formats run and whenever the website renders.
-// ctx's end stops a conversion under way.
+// as the website and the handbook show them (content.MathErrors: each
+// node that may hold math is parsed once more, and its expressions
+// converted into the converter's cache, where the formats find them
+// when they render the node). Every format that shows math shows the
+// same expressions, so the count is the tree's, whichever formats run
+// and whenever the website renders. The nodes are counted on as many
+// goroutines as the gate has units free (the caller holds one), so that
+// a first build converts its formulas on every processor. ctx's end
+// stops a conversion under way.
 func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error) {
 	if f.math == nil {
 		return 0, nil
 	}
-	var tally content.Tally
-	r := f.math.Tallied(&tally).WithContext(ctx)
-	var err error
+	var nodes []*model.Node
 	t.Walk(func(n *model.Node) bool {
-		if err != nil || !nodeMayHaveMath(n) {
-			return true
+		if nodeMayHaveMath(n) {
+			nodes = append(nodes, n)
 		}
-		_, err = r.Node(n.Attributes, n.Title, nil, "")
-		return err == nil
+		return true
 	})
+	var next, errs atomic.Int64
+	var failed atomic.Bool
+	count := func() error {
+		for i := next.Add(1) - 1; i < int64(len(nodes)) && !failed.Load(); i = next.Add(1) - 1 {
+			n, err := f.math.MathErrors(ctx, nodes[i].Attributes, nodes[i].Title)
+			if err != nil {
+				failed.Store(true)
+				return err
+			}
+			errs.Add(int64(n))
+		}
+		return nil
+	}
+	var g errgroup.Group
+	for range min(runtime.GOMAXPROCS(0), len(nodes)/mathNodesPerWorker) - 1 {
+		if !f.gate.TryAcquire() {
+			break
+		}
+		g.Go(func() error {
+			defer f.gate.Release()
+			return count()
+		})
+	}
+	err := count()
+	if werr := g.Wait(); err == nil {
+		err = werr
+	}
 	if err != nil {
 		return 0, fmt.Errorf("math of %s: %w", t.Dir(), err)
 	}
-	return tally.MathErrors(), nil
+	return int(errs.Load()), nil
 }
+
+// mathNodesPerWorker is how many nodes with math are worth a goroutine
+// of mathErrors of their own: a small tree is counted on the caller's.
+const mathNodesPerWorker = 16
 
 // nodeMayHaveMath reports whether an attribute of n holds a math
 // delimiter (see content.MayHaveMath).

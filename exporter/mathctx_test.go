@@ -19,7 +19,7 @@ import (
 // run, not a *RenderError, which would count the tree as refused and go
 // on. Nothing is written.
 func TestWriteStopsWithTheRunMidMath(t *testing.T) {
-	f := &treeFormats{math: content.New(content.WithMath(mathml.New(mathml.Options{CacheEntries: -1})))}
+	f := &treeFormats{math: content.New(content.WithMath(mathml.New(mathml.Options{CacheBytes: -1})))}
 	tree := &model.Tree{
 		Export: model.Export{CurriculumID: "c", VariantID: "c", Locale: "en"},
 		Nodes:  []*model.Node{{ID: "n", Title: "N", Attributes: map[string]json.RawMessage{"description": json.RawMessage(`"Solve $x^2 = 4$."`)}}},

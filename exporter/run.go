@@ -214,7 +214,7 @@ func (r *run) schedule(ctx context.Context, p planned) (*scheduled, error) {
 	if sc.web, err = c.registry().NewSite(ctx, o); err != nil {
 		return nil, formatError(err)
 	}
-	if sc.formats, err = newTreeFormats(ctx, c.registry(), o, p.catalog); err != nil {
+	if sc.formats, err = newTreeFormats(ctx, c.registry(), o, sc.gate, p.catalog); err != nil {
 		return nil, err
 	}
 	r.defer_(sc.formats.close)

@@ -40,6 +40,15 @@ func (g *Gate) Acquire() {
 	_ = g.sem.Acquire(context.Background(), 1) // never fails without a deadline
 }
 
+// TryAcquire takes a unit of g if one is free now, and reports whether
+// it did (always, on a nil gate).
+func (g *Gate) TryAcquire() bool {
+	if g == nil {
+		return true
+	}
+	return g.sem.TryAcquire(1)
+}
+
 // Release returns the unit Acquire took.
 func (g *Gate) Release() {
 	if g == nil {

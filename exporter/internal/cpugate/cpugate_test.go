@@ -94,4 +94,31 @@ func TestNilGate(t *testing.T) {
 	g.Acquire()
 	g.Release()
 	g.Reserve()()
+	if !g.TryAcquire() {
+		t.Error("a nil gate refused TryAcquire")
+	}
+}
+
+// TestTryAcquire takes the units that are free and no more, the reserved
+// one included, and takes one again once it is released.
+func TestTryAcquire(t *testing.T) {
+	g := New(3)
+	release := g.Reserve()
+	g.Acquire()
+	if !g.TryAcquire() {
+		t.Fatal("the third unit is free, TryAcquire refused it")
+	}
+	if g.TryAcquire() {
+		t.Fatal("TryAcquire took a fourth unit of three")
+	}
+	release()
+	if !g.TryAcquire() {
+		t.Fatal("the reservation ended, TryAcquire refused its unit")
+	}
+	for range 3 {
+		g.Release()
+	}
+	if got := inside(t, g, 8); got != 3 {
+		t.Errorf("after the releases: %d inside, want 3", got)
+	}
 }

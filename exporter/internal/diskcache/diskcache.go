@@ -153,8 +153,11 @@ func (s *Store) read(path string) ([]byte, time.Time, bool) {
 	if err != nil || !info.Mode().IsRegular() {
 		return nil, time.Time{}, false
 	}
-	data, err := io.ReadAll(io.LimitReader(f, info.Size()+1))
-	if err != nil {
+	// One read of the size the file has: entries are replaced whole
+	// (written aside and renamed), never grown in place, so a short read
+	// is a damaged entry, not one still being written.
+	data := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, time.Time{}, false
 	}
 	body := data

@@ -36,6 +36,9 @@ type Converter struct {
 	math   *mathml.Converter
 	// tally, when set, counts what the calls met (see Tallied).
 	tally *Tally
+	// countOnly, set by MathErrors, makes markdown convert the math of
+	// its documents, not render them.
+	countOnly bool
 	// ctx, when set, is the run's: it stops a conversion of math under
 	// way (see WithContext).
 	ctx context.Context
@@ -174,6 +177,9 @@ func (r *Converter) markdown(buf *bytes.Buffer, src, idPrefix string, shift int,
 	}
 	if inline {
 		inlineParagraph(doc)
+	}
+	if r.countOnly {
+		return r.convertMath(doc, source)
 	}
 	if r.images != nil {
 		doc.SetAttribute(imagesAttr, r.images)

@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"sync/atomic"
 
@@ -36,6 +37,64 @@ func (r *Converter) Tallied(t *Tally) *Converter {
 	c := *r
 	c.tally = t
 	return &c
+}
+
+// MathErrors returns how many expressions of a node's attributes fail to
+// convert, as Node (with any words, prefix or heading level) shows them
+// marked as errors, without writing the node: its Markdown is parsed, and
+// only the expressions a page would show are converted (into r's
+// converter's cache, so that the formats that render the node next find
+// them there). Its error is the converter's alone (ctx done, an
+// interpreter that failed to start); it is safe for concurrent use.
+func (r *Converter) MathErrors(ctx context.Context, attributes map[string]json.RawMessage, nodeTitle string) (int, error) {
+	var t Tally
+	c := *r
+	c.ctx, c.tally, c.countOnly = ctx, &t, true
+	if _, err := c.Node(attributes, nodeTitle, nil, ""); err != nil {
+		return 0, err
+	}
+	return t.MathErrors(), nil
+}
+
+// convertMath converts the expressions of doc as its rendering would
+// (each a formula the page shows; none in an image's text, which is
+// shown as plain text), counting the failures in doc's Tally.
+func (r *Converter) convertMath(doc ast.Node, source []byte) error {
+	s := &safeRenderer{r: r}
+	return ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if n.Kind() == ast.KindImage {
+			return ast.WalkSkipChildren, nil
+		}
+		tex, display, ok := mathOf(n, source)
+		if !ok {
+			return ast.WalkContinue, nil
+		}
+		if _, _, err := s.convert(n, tex, display); err != nil {
+			return ast.WalkStop, err
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// mathOf returns the expression node shows as math (inline or a display
+// block, a "math" fenced block), and whether it is one: the one reading
+// of that for the renderers and convertMath.
+func mathOf(node ast.Node, source []byte) (tex string, display, ok bool) {
+	switch n := node.(type) {
+	case *mathInline:
+		return n.tex, n.delim.Display(), true
+	case *mathBlock:
+		return strings.TrimSpace(string(n.tex)), true, true
+	case *ast.FencedCodeBlock:
+		if codeLanguage(n.Language(source)) != "math" {
+			return "", false, false
+		}
+		return strings.TrimSpace(string(codeOf(n, source))), true, true
+	}
+	return "", false, false
 }
 
 // WithContext returns a Converter that renders as r does, its conversions
@@ -208,7 +267,8 @@ func (s *safeRenderer) renderMathInline(w util.BufWriter, _ []byte, node ast.Nod
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*mathInline)
-	out, failure, err := s.convert(node, n.tex, n.delim.Display())
+	tex, display, _ := mathOf(node, nil)
+	out, failure, err := s.convert(node, tex, display)
 	if err != nil {
 		return ast.WalkStop, err
 	}
@@ -225,22 +285,24 @@ func (s *safeRenderer) renderMathInline(w util.BufWriter, _ []byte, node ast.Nod
 // class="math-display" tabindex="0"> (which scrolls sideways when the
 // equation is wider than the page, and so must take the keyboard focus to
 // be scrolled without a pointer), or its source marked as an error.
-func (s *safeRenderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+func (s *safeRenderer) renderMathBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*mathBlock)
-	return s.displayMath(w, node, string(n.tex), "$$\n"+string(bytes.Trim(n.tex, "\n"))+"\n$$")
+	return s.displayMath(w, node, source, "$$\n"+string(bytes.Trim(n.tex, "\n"))+"\n$$")
 }
 
-// displayMath writes display math tex, shown as source when it fails.
-func (s *safeRenderer) displayMath(w util.BufWriter, node ast.Node, tex, source string) (ast.WalkStatus, error) {
-	out, failure, err := s.convert(node, strings.TrimSpace(tex), true)
+// displayMath writes the display math of node (mathOf), shown as shown
+// (its source) when it fails.
+func (s *safeRenderer) displayMath(w util.BufWriter, node ast.Node, source []byte, shown string) (ast.WalkStatus, error) {
+	tex, _, _ := mathOf(node, source)
+	out, failure, err := s.convert(node, tex, true)
 	if err != nil {
 		return ast.WalkStop, err
 	}
 	if failure != "" {
-		mathError(w, failure, source, true)
+		mathError(w, failure, shown, true)
 		return ast.WalkSkipChildren, nil
 	}
 	_, _ = w.WriteString(`<div class="math-display" tabindex="0">`)

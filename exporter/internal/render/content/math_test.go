@@ -1,6 +1,7 @@
 package content
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -121,5 +122,57 @@ func FuzzMath(f *testing.F) {
 		if n := strings.Count(string(got), `class="math-error"`); n != tally.MathErrors() {
 			t.Fatalf("%d errors shown, %d counted", n, tally.MathErrors())
 		}
+		raw, _ := json.Marshal(src)
+		n, err := r.MathErrors(context.Background(), map[string]json.RawMessage{"description": raw}, "")
+		if err != nil || n != tally.MathErrors() {
+			t.Fatalf("MathErrors = %d, %v; rendering counted %d", n, err, tally.MathErrors())
+		}
 	})
+}
+
+// members returns the attributes of a node with one member, key, the
+// string s.
+func members(key, s string) map[string]json.RawMessage {
+	raw, _ := json.Marshal(s)
+	return map[string]json.RawMessage{key: raw}
+}
+
+// TestMathErrorsAsShown checks that MathErrors, which converts without
+// rendering, counts the expressions a node's page shows as errors: the
+// Tally of rendering it, and the marks on the page.
+func TestMathErrorsAsShown(t *testing.T) {
+	r := New()
+	for _, tt := range []struct {
+		name    string
+		members map[string]json.RawMessage
+		want    int
+	}{
+		{"none", members("description", `$x$ and $$y$$`), 0},
+		{"inline, block and fence", members("description", "Bad $\\foo$\n\n$$\n\\bar\n$$\n\n```math\n\\baz\n```"), 3},
+		{"in an image's text: not math", members("description", `![$\foo$](x.png) and [$\bar$](https://e.org)`), 1},
+		{"in a heading, a table, a footnote", members("notes", "## $\\foo$\n\n| a |\n|---|\n| $\\bar$ |\n\nx[^1]\n\n[^1]: $\\baz$"), 3},
+		{"objectives and records", map[string]json.RawMessage{
+			"learning_objectives": json.RawMessage(`["Solve $\\foo$", "ok $x$"]`),
+			"vocabulary":          json.RawMessage(`[{"term":"$\\bar$","definition":"$y$"}]`),
+			"steps":               json.RawMessage(`{"first":"$\\baz$"}`),
+		}, 3},
+		{"a code span and a code block", members("description", "`$\\foo$`\n\n```\n$\\bar$\n```"), 0},
+		{"the title, shown once", map[string]json.RawMessage{"title": json.RawMessage(`"T"`), "summary": json.RawMessage(`"$\\foo$"`)}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var tally Tally
+			page, err := r.Tallied(&tally).Node(tt.members, "T", nil, "n-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.MathErrors(context.Background(), tt.members, "T")
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown := strings.Count(string(page), `class="math-error"`)
+			if got != tt.want || tally.MathErrors() != tt.want || shown != tt.want {
+				t.Errorf("MathErrors %d, rendering counted %d and showed %d, want %d\n%s", got, tally.MathErrors(), shown, tt.want, page)
+			}
+		})
+	}
 }

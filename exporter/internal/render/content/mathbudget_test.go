@@ -51,7 +51,7 @@ func TestMathOverBudget(t *testing.T) {
 // conversion stops and the call fails with the context's error, which is
 // the run's, so nothing is counted and no TeX is shown in its place.
 func TestMathRunContext(t *testing.T) {
-	r := New(WithMath(mathml.New(mathml.Options{CacheEntries: -1})))
+	r := New(WithMath(mathml.New(mathml.Options{CacheBytes: -1})))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var tally Tally

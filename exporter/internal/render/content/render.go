@@ -254,13 +254,9 @@ func (s *safeRenderer) renderFencedCodeBlock(w util.BufWriter, source []byte, no
 	}
 	n := node.(*ast.FencedCodeBlock)
 	lang := codeLanguage(n.Language(source))
-	var code []byte
-	for i := 0; i < n.Lines().Len(); i++ {
-		line := n.Lines().At(i)
-		code = append(code, line.Value(source)...)
-	}
+	code := codeOf(n, source)
 	if lang == "math" {
-		return s.displayMath(w, node, string(code), "```math\n"+string(code)+"```")
+		return s.displayMath(w, node, source, "```math\n"+string(code)+"```")
 	}
 	if lang != "" && highlightable(code) {
 		out, err := s.r.highlight(lang, code)
@@ -321,6 +317,16 @@ func inlineText(b *strings.Builder, source []byte, n ast.Node) {
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// codeOf returns the text of a fenced code block.
+func codeOf(n *ast.FencedCodeBlock, source []byte) []byte {
+	var code []byte
+	for i := 0; i < n.Lines().Len(); i++ {
+		line := n.Lines().At(i)
+		code = append(code, line.Value(source)...)
+	}
+	return code
 }
 
 // highlightable reports whether code is within the bounds of what is

@@ -19,7 +19,7 @@ func TestRenderTreeStopsWithTheRun(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	math := mathml.New(mathml.Options{CacheEntries: -1})
+	math := mathml.New(mathml.Options{CacheBytes: -1})
 	r, err := New(Options{Math: math})
 	if err != nil {
 		t.Fatal(err)

@@ -106,9 +106,6 @@ func (r *Renderer) RenderTree(ctx context.Context, w render.Writer, site *SiteIn
 	if err := x.renderPages(w); err != nil {
 		return err
 	}
-	if err := x.writeSearch(w); err != nil {
-		return err
-	}
 	ids := make([]string, len(x.flat))
 	for i, f := range x.flat {
 		ids[i] = f.n.ID
@@ -142,41 +139,59 @@ func (x *treeCtx) findSwitchers(outlines Outlines, own *Outline) {
 	}
 }
 
-// renderPages writes the node pages, the contents page and the "What's
-// new" page.
+// renderPages writes the node pages, the contents page, the "What's
+// new" page and the search index. Node pages are independent: they are
+// rendered on every processor, each worker with its own cache of sidebar
+// items, and the other pages and the search index beside them, once
+// every node's text (its fields, which the index and the node pages
+// both read) is known.
 func (x *treeCtx) renderPages(w render.Writer) error {
-	// Node pages are independent: render them on every processor, each
-	// worker with its own cache of sidebar items, and the contents and
-	// "What's new" pages beside them.
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(x.flat)/8))
 	errs := make([]error, workers+1)
 	var wg sync.WaitGroup
+	// each runs fn for the nodes k, k+workers, ... on worker k of each
+	// of workers, until the first error or the run's end.
+	each := func(k int, fn func(f *flatNode) error) {
+		defer crash.Recover(&errs[k])
+		for i := k; i < len(x.flat) && errs[k] == nil; i += workers {
+			if err := x.ctx.Err(); err != nil {
+				errs[k] = err // the run ended: no more pages
+				return
+			}
+			errs[k] = fn(x.flat[i])
+		}
+	}
+	for k := range workers {
+		wg.Go(func() {
+			each(k, func(f *flatNode) error {
+				return x.gated(func() error {
+					f.fields = nodeFields(f.n, x.m, x.r.opts.Order)
+					return nil
+				})
+			})
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
 	wg.Go(func() {
 		defer crash.Recover(&errs[workers])
 		errs[workers] = x.gated(func() error { return x.renderTOC(w) })
 		if errs[workers] == nil && x.history != nil {
 			errs[workers] = x.gated(func() error { return x.renderChanges(w) })
 		}
+		if errs[workers] == nil {
+			errs[workers] = x.gated(func() error { return x.writeSearch(w) })
+		}
 	})
 	for k := range workers {
 		wx := *x
 		wx.itemCache = map[string]template.HTML{}
 		wg.Go(func() {
-			defer crash.Recover(&errs[k])
-			for i := k; i < len(x.flat); i += workers {
-				if err := x.ctx.Err(); err != nil {
-					errs[k] = err // the run ended: no more pages
-					return
-				}
-				f := x.flat[i]
-				if err := wx.gated(func() error {
-					f.fields = nodeFields(f.n, wx.m, x.r.opts.Order)
-					return wx.renderNode(w, f)
-				}); err != nil {
-					errs[k] = err
-					return
-				}
-			}
+			each(k, func(f *flatNode) error {
+				return wx.gated(func() error { return wx.renderNode(w, f) })
+			})
 		})
 	}
 	wg.Wait()

@@ -86,7 +86,7 @@ var adversarial = []struct {
 // interpreter goes on converting. Nothing is timed: the budget counts
 // work, so the outcome is the same on every machine.
 func TestAdversarial(t *testing.T) {
-	c := New(Options{Runtimes: 1, CacheEntries: -1})
+	c := New(Options{Runtimes: 1, CacheBytes: -1})
 	ctx := context.Background()
 	for _, a := range adversarial {
 		t.Run(a.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestAdversarial(t *testing.T) {
 func BenchmarkAdversarial(b *testing.B) {
 	for _, a := range adversarial {
 		b.Run(strings.ReplaceAll(a.name, " ", "_"), func(b *testing.B) {
-			c := New(Options{Runtimes: 1, CacheEntries: -1})
+			c := New(Options{Runtimes: 1, CacheBytes: -1})
 			ctx := context.Background()
 			if _, err := c.Convert(ctx, "x", false); err != nil {
 				b.Fatal(err)

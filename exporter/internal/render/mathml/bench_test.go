@@ -27,7 +27,7 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkConvertCold converts expressions never seen before (the cache
 // misses every time) on a warm interpreter.
 func BenchmarkConvertCold(b *testing.B) {
-	c := New(Options{Runtimes: 1, CacheEntries: -1})
+	c := New(Options{Runtimes: 1, CacheBytes: -1})
 	ctx := context.Background()
 	i := 0
 	for b.Loop() {

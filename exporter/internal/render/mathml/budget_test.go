@@ -63,7 +63,7 @@ func TestBudgetKeepsOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	fn, _ := goja.AssertFunction(v)
-	c := New(Options{Runtimes: 1, CacheEntries: -1})
+	c := New(Options{Runtimes: 1, CacheBytes: -1})
 	e, err := c.engine(context.Background())
 	if err != nil {
 		t.Fatal(err)

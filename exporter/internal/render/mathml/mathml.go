@@ -32,8 +32,12 @@ const (
 	// DefaultMaxInput is the longest expression converted, in bytes: a
 	// page of TeX, far above any real equation.
 	DefaultMaxInput = 4 << 10
-	// DefaultCacheEntries is how many results a Converter keeps.
-	DefaultCacheEntries = 4096
+	// DefaultCacheBytes bounds the results a Converter keeps, by the
+	// bytes of their TeX and MathML: about 25,000 formulas of a few
+	// hundred bytes each, so that a tree's formulas, counted before its
+	// formats render it, are still there when they do (a bound by count
+	// of 4,096 made a tree of 5,882 formulas read every one twice).
+	DefaultCacheBytes = 16 << 20
 	// maxExpand bounds Temml's macro expansions per expression (its
 	// own default is 1000).
 	maxExpand = 1000
@@ -59,9 +63,9 @@ type Options struct {
 	// Runtimes bounds how many interpreters run at once (each holds
 	// Temml, a few MB): GOMAXPROCS by default.
 	Runtimes int
-	// CacheEntries bounds how many results are kept (DefaultCacheEntries);
-	// negative keeps none.
-	CacheEntries int
+	// CacheBytes bounds the results kept, by the bytes of their TeX and
+	// MathML (DefaultCacheBytes); negative keeps none.
+	CacheBytes int
 	// MaxInput is the longest expression converted, in bytes
 	// (DefaultMaxInput).
 	MaxInput int
@@ -96,8 +100,8 @@ func New(o Options) *Converter {
 	if o.Runtimes <= 0 {
 		o.Runtimes = runtime.GOMAXPROCS(0)
 	}
-	if o.CacheEntries == 0 {
-		o.CacheEntries = DefaultCacheEntries
+	if o.CacheBytes == 0 {
+		o.CacheBytes = DefaultCacheBytes
 	}
 	if o.MaxInput <= 0 {
 		o.MaxInput = DefaultMaxInput
@@ -106,7 +110,7 @@ func New(o Options) *Converter {
 		opts:    o,
 		compile: sync.OnceValues(compileTemml),
 		idle:    make(chan *engine, o.Runtimes),
-		cache:   newCache(max(o.CacheEntries, 0)),
+		cache:   newCache(max(o.CacheBytes, 0)),
 		code:    sync.OnceValue(codeSum),
 	}
 }
@@ -365,10 +369,12 @@ type result struct {
 	err error
 }
 
-// cache is a bounded least-recently-used map of results.
+// cache is a least-recently-used map of results, bounded by their size
+// (cacheSize).
 type cache struct {
 	mu    sync.Mutex
-	max   int
+	max   int // bytes
+	size  int
 	order *list.List // of *cacheEntry, most recent first
 	m     map[key]*list.Element
 }
@@ -378,8 +384,15 @@ type cacheEntry struct {
 	r result
 }
 
-func newCache(n int) *cache {
-	return &cache{max: n, order: list.New(), m: map[key]*list.Element{}}
+// entryOverhead is what an entry costs beyond its TeX and MathML: the
+// list element, the map entry, the strings' headers.
+const entryOverhead = 160
+
+// cacheSize is what e counts against the bound.
+func cacheSize(k key, r result) int { return len(k.tex) + len(r.out) + entryOverhead }
+
+func newCache(maxBytes int) *cache {
+	return &cache{max: maxBytes, order: list.New(), m: map[key]*list.Element{}}
 }
 
 func (c *cache) get(k key) (result, bool) {
@@ -394,20 +407,25 @@ func (c *cache) get(k key) (result, bool) {
 }
 
 func (c *cache) put(k key, r result) {
-	if c.max == 0 {
+	if c.max == 0 || cacheSize(k, r) > c.max {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.m[k]; ok {
-		el.Value.(*cacheEntry).r = r
+		e := el.Value.(*cacheEntry)
+		c.size += cacheSize(k, r) - cacheSize(k, e.r)
+		e.r = r
 		c.order.MoveToFront(el)
-		return
+	} else {
+		c.m[k] = c.order.PushFront(&cacheEntry{k: k, r: r})
+		c.size += cacheSize(k, r)
 	}
-	c.m[k] = c.order.PushFront(&cacheEntry{k: k, r: r})
-	for c.order.Len() > c.max {
+	for c.size > c.max {
 		last := c.order.Back()
+		e := last.Value.(*cacheEntry)
 		c.order.Remove(last)
-		delete(c.m, last.Value.(*cacheEntry).k)
+		delete(c.m, e.k)
+		c.size -= cacheSize(e.k, e.r)
 	}
 }

@@ -143,7 +143,7 @@ func TestConvertDeepNesting(t *testing.T) {
 }
 
 func TestConvertCancelled(t *testing.T) {
-	c := New(Options{CacheEntries: -1})
+	c := New(Options{CacheBytes: -1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := c.Convert(ctx, `x`, false)
@@ -157,7 +157,7 @@ func TestConvertCancelled(t *testing.T) {
 }
 
 func TestConvertConcurrent(t *testing.T) {
-	c := New(Options{Runtimes: 2, CacheEntries: 8})
+	c := New(Options{Runtimes: 2, CacheBytes: 8 * (entryOverhead + 400)})
 	texs := []string{`x`, `y^2`, `\frac12`, `\sqrt{2}`, `a+b`, `\alpha`, `\beta`, `e^{i\pi}`, `\sum_i i`, `\int_0^1 x\,dx`}
 	want := map[string]string{}
 	for _, tex := range texs {
@@ -190,7 +190,7 @@ func TestConvertConcurrent(t *testing.T) {
 }
 
 func TestCacheBound(t *testing.T) {
-	c := newCache(2)
+	c := newCache(2 * cacheSize(key{tex: "a"}, result{out: "A"}))
 	c.put(key{tex: "a"}, result{out: "A"})
 	c.put(key{tex: "b"}, result{out: "B"})
 	if _, ok := c.get(key{tex: "a"}); !ok { // a is now the most recent
@@ -208,13 +208,26 @@ func TestCacheBound(t *testing.T) {
 	if _, ok := c.get(key{tex: "a", display: true}); ok {
 		t.Error("display shares the inline entry")
 	}
+	// An entry larger than the bound is not kept, and evicts nothing.
+	c.put(key{tex: "big"}, result{out: strings.Repeat("x", c.max)})
+	if _, ok := c.get(key{tex: "big"}); ok {
+		t.Error("an entry over the bound kept")
+	}
+	// Replacing an entry counts its new size: a larger C evicts a.
+	c.put(key{tex: "c"}, result{out: "C" + strings.Repeat("x", entryOverhead-1)})
+	if _, ok := c.get(key{tex: "a"}); ok {
+		t.Error("a kept past the bound once c grew")
+	}
+	if c.size > c.max {
+		t.Errorf("size %d over the bound %d", c.size, c.max)
+	}
 }
 
 func FuzzConvert(f *testing.F) {
 	for _, s := range []string{`x^2`, `\frac{1}{2}`, `\begin{pmatrix}1&2\\3&4\end{pmatrix}`, `\href{x}{y}`, `\def\a{\a}\a`, `\text{<b>x</b>}`, `\operatorname{<svg>}`, `\ce{2H2 + O2 -> 2H2O}`, `\pu{123 kJ/mol}`, `\ce{A ->[\text{x}] B}`} {
 		f.Add(s, false)
 	}
-	c := New(Options{CacheEntries: -1})
+	c := New(Options{CacheBytes: -1})
 	f.Fuzz(func(t *testing.T, tex string, display bool) {
 		out, err := c.Convert(context.Background(), tex, display)
 		switch {
