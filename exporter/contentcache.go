@@ -11,8 +11,12 @@ import (
 )
 
 // contentKeptFor is how long an entry of the content caches (formulas,
-// highlighted code) that no run used stays in the cache folder.
-const contentKeptFor = 30 * 24 * time.Hour
+// highlighted code) that no run used stays in the cache folder; they are
+// pruned once every contentPruneEvery, not by every run.
+const (
+	contentKeptFor    = 30 * 24 * time.Hour
+	contentPruneEvery = 24 * time.Hour
+)
 
 // Headers of the entries of the content caches (package diskcache);
 // math 2: with the body's CRC-32C.
@@ -68,13 +72,13 @@ func (cc *contentCaches) mathOptions() mathml.Options {
 	return mathml.Options{Store: cc.math}
 }
 
-// prune removes the entries no run used for contentKeptFor.
+// prune removes the entries no run used for contentKeptFor, once a day.
 func (cc *contentCaches) prune() {
 	for _, s := range []*diskcache.Store{cc.math, cc.code} {
 		if s == nil {
 			continue
 		}
-		if n, err := s.Prune(contentKeptFor); err != nil {
+		if n, err := s.PruneEvery(contentKeptFor, contentPruneEvery); err != nil {
 			cc.log.Warn("pruning the cache", "err", err)
 		} else if n > 0 {
 			cc.log.Debug("cache pruned", "cache", s.Name(), "removed", n)

@@ -269,6 +269,38 @@ func (s *Store) Prune(unused time.Duration) (int, error) {
 	return removed, nil
 }
 
+// prunedMark is the file whose modification time says when PruneEvery
+// last pruned the store (not an entry: Prune leaves it alone).
+const prunedMark = "pruned"
+
+// PruneEvery prunes as Prune does, at most once per every: when the
+// store's mark of the last pruning is younger than every, it removes
+// nothing and reads no folder. A store of many entries that every run
+// prunes walks them all each time (8,400 files read a tenth of a second
+// of a build); pruned daily, an entry lives no more than a day past
+// unused. The mark is set once the pruning succeeded.
+func (s *Store) PruneEvery(unused, every time.Duration) (int, error) {
+	if s.dir == "" {
+		return 0, nil
+	}
+	mark := filepath.Join(s.dir, prunedMark)
+	now := s.o.Now()
+	if info, err := os.Stat(mark); err == nil && now.Sub(info.ModTime()) < every && !info.ModTime().After(now) {
+		return 0, nil
+	}
+	n, err := s.Prune(unused)
+	if err != nil {
+		return n, err
+	}
+	if err := os.WriteFile(mark, nil, 0o644); err != nil {
+		return n, fmt.Errorf("%s: prune: %w", s.o.Name, err)
+	}
+	if err := os.Chtimes(mark, now, now); err != nil {
+		return n, fmt.Errorf("%s: prune: %w", s.o.Name, err)
+	}
+	return n, nil
+}
+
 // Name names the store (Options.Name).
 func (s *Store) Name() string { return s.o.Name }
 

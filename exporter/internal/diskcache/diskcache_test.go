@@ -178,6 +178,51 @@ func TestPruneRemovesOnlyUnused(t *testing.T) {
 	}
 }
 
+// TestPruneEvery prunes when the store was never pruned or was pruned
+// longer ago than every, and otherwise reads nothing: an entry unused
+// for long stays until the day is over.
+func TestPruneEvery(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	c := &clock{t: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}
+	o := kinds["framed, fanned out"]
+	o.Now = c.now
+	s, err := Open(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unused, day := 30*24*time.Hour, 24*time.Hour
+	stale := func(k string) {
+		t.Helper()
+		if err := s.Put(k, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		at := c.t.Add(-40 * 24 * time.Hour)
+		if err := os.Chtimes(s.path(k), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		name    string
+		advance time.Duration
+		want    int
+	}{
+		{"never pruned", 0, 1},
+		{"an hour later", time.Hour, 0},
+		{"a day later", day, 1},
+		{"the clock went back", -3 * day, 1},
+		{"an hour after that", time.Hour, 0},
+	} {
+		c.t = c.t.Add(tt.advance)
+		stale("3" + key[1:])
+		if n, err := s.PruneEvery(unused, day); err != nil || n != tt.want {
+			t.Errorf("%s: PruneEvery = %d, %v; want %d removed", tt.name, n, err, tt.want)
+		}
+	}
+	if n, err := s.Prune(unused); err != nil || n != 1 {
+		t.Errorf("Prune after: %d, %v; want the entry PruneEvery left", n, err)
+	}
+}
+
 // TestMemoryIsBounded: a store in memory keeps at most MemoryBytes, the
 // entries used last, and is safe for concurrent use.
 func TestMemoryIsBounded(t *testing.T) {
