@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/curex/curex/exporter/internal/assets"
+	"github.com/curex/curex/exporter/internal/cpugate"
 	"github.com/curex/curex/exporter/internal/layout"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
@@ -117,19 +118,27 @@ func (im *images) resolve(url string) (content.Image, bool) {
 	return content.Image{Path: res.Path, Width: res.Width, Height: res.Height}, true
 }
 
-// fetch fetches the images of t's nodes (t holds what the formats show:
+// fetch fetches the images of t's nodes (found on gate's free units) (t holds what the formats show:
 // unpublished nodes are gone), writes each new file through w, and lists
 // the tree's files in entry. A failed image is logged and shown as a link;
 // only the end of ctx is an error.
-func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, entry *output.ManifestExport) error {
+func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, gate *cpugate.Gate, entry *output.ManifestExport) error {
 	if im.store == nil {
 		return nil
 	}
-	var urls []string
+	var nodes []*model.Node
 	t.Walk(func(n *model.Node) bool {
-		urls = append(urls, im.urls.ImageURLs(n.Attributes, n.Title)...)
+		nodes = append(nodes, n)
 		return true
 	})
+	// Reading the nodes' Markdown for images is work, not waiting: on
+	// the gate's free units, side by side.
+	found := make([][]string, len(nodes))
+	_ = each(gate, len(nodes), func(i int) error {
+		found[i] = im.urls.ImageURLs(nodes[i].Attributes, nodes[i].Title)
+		return nil
+	})
+	urls := slices.Concat(found...)
 	if len(urls) == 0 {
 		return nil
 	}

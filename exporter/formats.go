@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -238,10 +237,9 @@ func (f *treeFormats) list(format string, e model.Export, entry *output.Manifest
 // converted into the converter's cache, where the formats find them
 // when they render the node). Every format that shows math shows the
 // same expressions, so the count is the tree's, whichever formats run
-// and whenever the website renders. The nodes are counted on as many
-// goroutines as the gate has units free (the caller holds one), so that
-// a first build converts its formulas on every processor. ctx's end
-// stops a conversion under way.
+// and whenever the website renders. The nodes are counted side by side
+// (each; the caller holds a unit of the gate). ctx's end stops a
+// conversion under way.
 func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error) {
 	if f.math == nil {
 		return 0, nil
@@ -253,42 +251,17 @@ func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error
 		}
 		return true
 	})
-	var next, errs atomic.Int64
-	var failed atomic.Bool
-	count := func() error {
-		for i := next.Add(1) - 1; i < int64(len(nodes)) && !failed.Load(); i = next.Add(1) - 1 {
-			n, err := f.math.MathErrors(ctx, nodes[i].Attributes, nodes[i].Title)
-			if err != nil {
-				failed.Store(true)
-				return err
-			}
-			errs.Add(int64(n))
-		}
-		return nil
-	}
-	var g errgroup.Group
-	for range min(runtime.GOMAXPROCS(0), len(nodes)/mathNodesPerWorker) - 1 {
-		if !f.gate.TryAcquire() {
-			break
-		}
-		g.Go(func() error {
-			defer f.gate.Release()
-			return count()
-		})
-	}
-	err := count()
-	if werr := g.Wait(); err == nil {
-		err = werr
-	}
+	var errs atomic.Int64
+	err := each(f.gate, len(nodes), func(i int) error {
+		n, err := f.math.MathErrors(ctx, nodes[i].Attributes, nodes[i].Title)
+		errs.Add(int64(n))
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("math of %s: %w", t.Dir(), err)
 	}
 	return int(errs.Load()), nil
 }
-
-// mathNodesPerWorker is how many nodes with math are worth a goroutine
-// of mathErrors of their own: a small tree is counted on the caller's.
-const mathNodesPerWorker = 16
 
 // nodeMayHaveMath reports whether an attribute of n holds a math
 // delimiter (see content.MayHaveMath).

@@ -307,7 +307,7 @@ func (r *run) writeTree(ctx context.Context, l *ledger, sc *scheduled, res fetch
 	entry := manifestEntry(t.Export, t.VariantChain, t.ETag, t.Count())
 	entry.State = output.StateOK
 	// The images first, outside the gate: fetching them is waiting.
-	if err := sc.images.fetch(ctx, r.w, t, &entry); err != nil {
+	if err := sc.images.fetch(ctx, r.w, t, gate, &entry); err != nil {
 		return false, err
 	}
 	if gate != nil {
