@@ -206,6 +206,11 @@ func TestDecodeRefuses(t *testing.T) {
 		{"resolved_at of the wrong kind", new(api.ResolvedCurriculum), `{"data":{"attributes":{"resolved_at":true}}}`, "data.attributes.resolved_at: got bool, want a timestamp"},
 		{"node type of the wrong kind", new(api.CurriculumDetail), `{"data":{"relationships":{"root_nodes":[{"attributes":{"node_type":5}}]}}}`, "attributes.node_type: got number 5, want an object"},
 		{"trailing data", new(api.User), `{"data":{}} {}`, "invalid character"},
+		// The units of a tree are read side by side: the error is still
+		// the first bad node's in the body's order, whichever ends first.
+		{"the first of several bad nodes", new(api.ResolvedCurriculum), `{"data":{"relationships":{"content_nodes":{"data":[{"id":"r","children":[` +
+			`{"id":"u1","children":[{"id":"ok"}]},{"id":"u2","children":[{"id":"bad1","attributes":{"attributes":1}}]},` +
+			`{"id":"u3","attributes":{"attributes":2}},{"id":"u4","children":[{"id":"bad3","attributes":{"attributes":3}}]}]}]}}}}`, `node "bad1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := api.Decode([]byte(tc.body), tc.v)
