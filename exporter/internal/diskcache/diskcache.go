@@ -269,9 +269,10 @@ func (s *Store) Prune(unused time.Duration) (int, error) {
 	return removed, nil
 }
 
-// prunedMark is the file whose modification time says when PruneEvery
-// last pruned the store (not an entry: Prune leaves it alone).
-const prunedMark = "pruned"
+// PrunedMark is the name of the file in a store's folder whose
+// modification time says when PruneEvery last pruned it (not an entry:
+// Prune leaves it alone).
+const PrunedMark = "pruned"
 
 // PruneEvery prunes as Prune does, at most once per every: when the
 // store's mark of the last pruning is younger than every, it removes
@@ -283,7 +284,7 @@ func (s *Store) PruneEvery(unused, every time.Duration) (int, error) {
 	if s.dir == "" {
 		return 0, nil
 	}
-	mark := filepath.Join(s.dir, prunedMark)
+	mark := filepath.Join(s.dir, PrunedMark)
 	now := s.o.Now()
 	if info, err := os.Stat(mark); err == nil && now.Sub(info.ModTime()) < every && !info.ModTime().After(now) {
 		return 0, nil
