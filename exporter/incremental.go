@@ -39,7 +39,9 @@ import (
 // are kept in the run's records until every tree of their curriculum is
 // in.
 type reuse struct {
-	keys   map[string]string // render key by base curriculum id
+	// keys returns the render key by base curriculum id, once the
+	// program is summed.
+	keys   func() (map[string]string, error)
 	bodies *bodies
 }
 
@@ -49,35 +51,76 @@ type pendingTree struct {
 	body   bodyRef
 }
 
+// newReuse sums what shapes the files of each curriculum of plan (see
+// globalKey). The settings and files a setting names are read now, so
+// that their errors stop the run before a request; the program (tens
+// of megabytes) is summed on a goroutine of its own while the first
+// trees are fetched and read.
 func newReuse(ctx context.Context, o renderKeyOptions, plan *fetch.Plan, b *bodies) (*reuse, error) {
-	u := &reuse{keys: map[string]string{}, bodies: b}
 	global, err := globalKey(ctx, o)
 	if err != nil {
 		return nil, err
 	}
+	plans := map[string][]byte{}
 	for _, cp := range plan.Curricula {
-		h := sha256.New()
-		h.Write(global)
-		if err := json.NewEncoder(h).Encode(cp); err != nil {
+		data, err := json.Marshal(cp)
+		if err != nil {
 			return nil, fmt.Errorf("render key: %w", err)
 		}
-		u.keys[cp.Curriculum.ID] = hex.EncodeToString(h.Sum(nil))
+		plans[cp.Curriculum.ID] = data
 	}
-	return u, nil
+	var (
+		keys map[string]string
+		kerr error
+		done = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		program, err := programSum()
+		if err != nil {
+			kerr = fmt.Errorf("render key: %w", err)
+			return
+		}
+		keys = map[string]string{}
+		for id, data := range plans {
+			h := sha256.New()
+			h.Write(global)
+			h.Write(program)
+			h.Write(data)
+			keys[id] = hex.EncodeToString(h.Sum(nil))
+		}
+	}()
+	return &reuse{bodies: b, keys: func() (map[string]string, error) {
+		<-done
+		return keys, kerr
+	}}, nil
+}
+
+// key returns the render key of the curriculum whose base id is id.
+func (u *reuse) key(id string) (string, error) {
+	keys, err := u.keys()
+	return keys[id], err
 }
 
 // reusable reports whether prev, the previous manifest's entry of an
 // export, was written with the render key of this run.
-func (u *reuse) reusable(prev output.ManifestExport) bool {
-	return prev.State == output.StateOK && prev.RenderKey != "" && prev.RenderKey == u.keys[prev.CurriculumID]
+func (u *reuse) reusable(prev output.ManifestExport) (bool, error) {
+	if prev.State != output.StateOK || prev.RenderKey == "" {
+		return false, nil
+	}
+	key, err := u.key(prev.CurriculumID)
+	return err == nil && prev.RenderKey == key, err
 }
 
 // hold keeps r back when its tree may be carried over (prev, the previous
 // manifest's entry of its export, has the same ETag and render key), and
 // returns it; nil when r is to be written.
 func (u *reuse) hold(r fetch.Result, prev output.ManifestExport, hasPrev bool) (*pendingTree, error) {
-	if !hasPrev || !u.reusable(prev) || !r.NotModified || r.Tree == nil || prev.ETag != r.Tree.ETag || prev.ETag == "" {
+	if !hasPrev || !r.NotModified || r.Tree == nil || prev.ETag != r.Tree.ETag || prev.ETag == "" {
 		return nil, nil
+	}
+	if ok, err := u.reusable(prev); !ok {
+		return nil, err
 	}
 	ref, err := u.bodies.put(r)
 	if err != nil {
@@ -169,7 +212,7 @@ func (c *Config) renderKeyOptions() renderKeyOptions {
 }
 
 // globalKey sums up what shapes every export besides the trees and their
-// curriculum: program, options, theme.
+// curriculum but the program (programSum): options, site files, theme.
 func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 	h := sha256.New()
 	formats := slices.Clone(o.formats)
@@ -194,12 +237,6 @@ func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 		o.order, o.labels}
 	if err := json.NewEncoder(h).Encode(opts); err != nil {
 		return nil, fmt.Errorf("render key: %w", err)
-	}
-	// The program itself: templates, theme and renderers are built in.
-	if exe, err := os.Executable(); err == nil {
-		if err := hashFile(h, exe); err != nil {
-			return nil, fmt.Errorf("render key: %w", err)
-		}
 	}
 	for _, f := range o.site.Files() {
 		fmt.Fprintf(h, "%s\n", filepath.ToSlash(f))
@@ -242,16 +279,24 @@ func hashTheme(ctx context.Context, h io.Writer, dir string) error {
 	return nil
 }
 
-// hashFile sums the file name: the program itself, which no setting
-// names.
-func hashFile(h io.Writer, name string) error {
-	f, err := os.Open(name)
+// programSum is the SHA-256 of the program itself (templates, theme
+// and renderers are built in), which no setting names; nil when the
+// program cannot say where it is.
+func programSum() ([]byte, error) {
+	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return nil, nil
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
-	_, err = io.Copy(h, f)
-	return err
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
 }
 
 // siteFileSetting names the setting that gave file f of id.

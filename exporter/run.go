@@ -329,7 +329,9 @@ func (r *run) writeTree(ctx context.Context, l *ledger, sc *scheduled, res fetch
 	if err != nil {
 		return false, err
 	}
-	entry.RenderKey = sc.reuse.keys[res.Export.CurriculumID]
+	if entry.RenderKey, err = sc.reuse.key(res.Export.CurriculumID); err != nil {
+		return false, err
+	}
 	if sc.web != nil {
 		if rc.body, err = sc.kept.put(res); err != nil {
 			return false, fmt.Errorf("website: %w", err)
