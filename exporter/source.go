@@ -46,7 +46,7 @@ const offlineBaseURL = "http://cache.invalid"
 func (src source) endpoint(c *Config) endpoint {
 	if src.fromCache() {
 		return endpoint{baseURL: offlineBaseURL, token: "offline", allowHTTP: true, limits: ratelimit.Limits{},
-			transport: &offlineTransport{cache: src.cache}}
+			transport: offlineTransport{}}
 	}
 	return endpoint{baseURL: c.BaseURL, token: c.Token, allowHTTP: c.AllowHTTP, limits: c.Limits, transport: c.Transport, maxRequests: c.MaxRequests}
 }
@@ -79,18 +79,19 @@ func (src source) missing(cacheDir string, failures []Failure) error {
 
 // offlineTransport answers every request from the cache: 304 Not Modified
 // when the cache holds an answer for the request (the client then uses the
-// cached body), else ErrNotCached.
-type offlineTransport struct {
-	cache *etagcache.ScopedCache
-}
+// cached body), else ErrNotCached. The client asks with If-None-Match only
+// when it has read the request's entry from the cache and checked it, so
+// that header is the answer's ETag: the entry (a tree's body is megabytes)
+// is not read a second time.
+type offlineTransport struct{}
 
-func (t *offlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (offlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		_ = req.Body.Close()
 	}
 	key := req.URL.RequestURI()
-	etag, _, ok := t.cache.Get(key)
-	if !ok || req.Method != http.MethodGet || req.Header.Get("If-None-Match") == "" {
+	etag := req.Header.Get("If-None-Match")
+	if req.Method != http.MethodGet || etag == "" {
 		return nil, fmt.Errorf("GET %s: %w", key, ErrNotCached)
 	}
 	h := http.Header{}
