@@ -251,16 +251,16 @@ func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error
 		}
 		return true
 	})
-	var errs atomic.Int64
+	var failures atomic.Int64
 	err := each(f.gate, len(nodes), func(i int) error {
 		n, err := f.math.MathErrors(ctx, nodes[i].Attributes, nodes[i].Title)
-		errs.Add(int64(n))
+		failures.Add(int64(n))
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("math of %s: %w", t.Dir(), err)
 	}
-	return int(errs.Load()), nil
+	return int(failures.Load()), nil
 }
 
 // nodeMayHaveMath reports whether an attribute of n holds a math
