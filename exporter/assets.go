@@ -118,9 +118,10 @@ func (im *images) resolve(url string) (content.Image, bool) {
 	return content.Image{Path: res.Path, Width: res.Width, Height: res.Height}, true
 }
 
-// fetch fetches the images of t's nodes (found on gate's free units) (t holds what the formats show:
-// unpublished nodes are gone), writes each new file through w, and lists
-// the tree's files in entry. A failed image is logged and shown as a link;
+// fetch fetches the images of t's nodes (t holds what the formats show:
+// unpublished nodes are gone; their Markdown is read on gate's free
+// units), writes each new file through w, and lists the tree's files in
+// entry. A failed image is logged and shown as a link;
 // only the end of ctx is an error.
 func (im *images) fetch(ctx context.Context, w *output.Writer, t *model.Tree, gate *cpugate.Gate, entry *output.ManifestExport) error {
 	if im.store == nil {

@@ -39,9 +39,11 @@ import (
 // are kept in the run's records until every tree of their curriculum is
 // in.
 type reuse struct {
-	// keys returns the render key by base curriculum id, once the
-	// program is summed.
-	keys   func() (map[string]string, error)
+	// keys holds the render key by base curriculum id, or err why there
+	// is none, once done is closed (the program is summed).
+	done   chan struct{}
+	keys   map[string]string
+	err    error
 	bodies *bodies
 }
 
@@ -69,37 +71,30 @@ func newReuse(ctx context.Context, o renderKeyOptions, plan *fetch.Plan, b *bodi
 		}
 		plans[cp.Curriculum.ID] = data
 	}
-	var (
-		keys map[string]string
-		kerr error
-		done = make(chan struct{})
-	)
+	u := &reuse{done: make(chan struct{}), bodies: b}
 	go func() {
-		defer close(done)
+		defer close(u.done)
 		program, err := programSum()
 		if err != nil {
-			kerr = fmt.Errorf("render key: %w", err)
+			u.err = fmt.Errorf("render key: %w", err)
 			return
 		}
-		keys = map[string]string{}
+		u.keys = map[string]string{}
 		for id, data := range plans {
 			h := sha256.New()
 			h.Write(global)
 			h.Write(program)
 			h.Write(data)
-			keys[id] = hex.EncodeToString(h.Sum(nil))
+			u.keys[id] = hex.EncodeToString(h.Sum(nil))
 		}
 	}()
-	return &reuse{bodies: b, keys: func() (map[string]string, error) {
-		<-done
-		return keys, kerr
-	}}, nil
+	return u, nil
 }
 
 // key returns the render key of the curriculum whose base id is id.
 func (u *reuse) key(id string) (string, error) {
-	keys, err := u.keys()
-	return keys[id], err
+	<-u.done
+	return u.keys[id], u.err
 }
 
 // reusable reports whether prev, the previous manifest's entry of an

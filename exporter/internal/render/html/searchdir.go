@@ -69,6 +69,17 @@ func (x *termIndex) dirTree(lang string, types []string) *dirTree {
 // by class, then the first word's mark.
 func weighs(v int) int { return (v&3)<<1 | v>>2&1 }
 
+// fileClass is what the directory keeps of a posting of a terms file:
+// its field class, and for a title whether the word begins it (the bit
+// that marks it there is a body's length class elsewhere, which the
+// directory does not keep).
+func fileClass(v int) int {
+	if c := v & 3; c != classTitle {
+		return c
+	}
+	return v & 7
+}
+
 // fieldClass is the class of a field of key in the index: ranked with
 // the titles' (objectives, standards, vocabulary) or body text.
 func fieldClass(key string) int {
@@ -236,11 +247,7 @@ func dirFromFiles(e model.Export, read func(rel string) ([]byte, error)) (*dirTr
 		for stem, posts := range st.Terms {
 			b := d.best[stem]
 			for _, v := range posts {
-				c := v & 3 // a body's length class is not the directory's
-				if c == classTitle {
-					c = v & 7 // and whether it begins the title
-				}
-				if weighs(c) > weighs(b) {
+				if c := fileClass(v); weighs(c) > weighs(b) {
 					b = c
 				}
 			}

@@ -71,11 +71,7 @@ func TestSearchDirectory(t *testing.T) {
 		for stem, posts := range dirPosts(t, w.files, base, head.Shards) {
 			best := 0
 			for _, v := range posts {
-				c := v & 3 // a body's length class is not the directory's
-				if c == classTitle {
-					c = v & 7 // and whether it begins the title
-				}
-				if weighs(c) > weighs(best) {
+				if c := fileClass(v); weighs(c) > weighs(best) {
 					best = c
 				}
 			}
