@@ -244,8 +244,10 @@ func decode(raw []byte) (v any, isNull, ok bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, true, true
 	}
+	if v, ok := literal(raw); ok {
+		return v, false, true
+	}
 	if raw[0] == '"' {
-		// Most members are strings: spare them the generic decoder.
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, false, false

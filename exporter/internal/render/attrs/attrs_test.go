@@ -333,3 +333,40 @@ func TestMinutes(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteral: the strings and numbers decode reads itself, and those it
+// leaves to encoding/json (FuzzLiteral checks the values against it).
+func TestLiteral(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want any // nil: declined
+	}{
+		{`"plain"`, "plain"},
+		{`""`, ""},
+		{`"a\nb\"c\\d\/e\tf\r\b\f"`, "a\nb\"c\\d/e\tf\r\b\f"},
+		{`"日本語 é"`, "日本語 é"},
+		{`"\u00e9"`, nil},  // \u escapes: encoding/json
+		{"\"\xff\"", nil},  // not UTF-8: encoding/json replaces it
+		{"\"a\x01\"", nil}, // a control character: invalid
+		{`"a"b"`, nil},     // not one string
+		{`"a\"`, nil},      // unterminated
+		{`"\q"`, nil},      // no such escape
+		{`35`, json.Number("35")},
+		{`-0.5e+10`, json.Number("-0.5e+10")},
+		{`0`, json.Number("0")},
+		{`012`, nil},
+		{`1.`, nil},
+		{`1e`, nil},
+		{`-`, nil},
+		{`true`, nil},
+		{`[1]`, nil},
+	} {
+		got, ok := literal([]byte(c.raw))
+		if !ok {
+			got = nil
+		}
+		if got != c.want {
+			t.Errorf("literal(%s) = %#v, %v; want %#v", c.raw, got, ok, c.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package attrs
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +83,37 @@ func FuzzValuesOfAKind(f *testing.F) {
 			if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || strings.ContainsAny(u, " \t\r\n<>") {
 				t.Fatalf("Link(%q) = %q", s, u)
 			}
+		}
+	})
+}
+
+// FuzzLiteral holds literal, decode's own reading of strings and numbers,
+// to encoding/json's: whatever literal accepts, encoding/json reads as one
+// value, the same.
+func FuzzLiteral(f *testing.F) {
+	for _, s := range []string{`"a"`, `""`, `"a\nb\"c\\d\/e\tf"`, `"\u00e9"`, "\"\xff\"", `"a"b"`, `"\"`, `"\q"`, "\"\x01\"",
+		`0`, `-0`, `-0.0e-0`, `12`, `012`, `1.`, `1e`, `1e+5`, `.5`, `-`, `1.5E-3`, `"é ü 日本"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 {
+			return
+		}
+		got, ok := literal(raw)
+		if !ok {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var want any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatalf("literal(%q) = %#v, encoding/json: %v", raw, got, err)
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			t.Fatalf("literal(%q) = %#v, but encoding/json reads more after it", raw, got)
+		}
+		if got != want {
+			t.Fatalf("literal(%q) = %#v, encoding/json: %#v", raw, got, want)
 		}
 	})
 }
