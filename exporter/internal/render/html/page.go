@@ -70,6 +70,11 @@ type Page struct {
 
 	msgs   i18n.Messages
 	assets *assetSet
+	// tmpl is the template set of the page's kind, which Render runs.
+	tmpl *template.Template
+	// blocks, on a node page, holds the blocks its worker has rendered
+	// for the tree's node pages (see Render); nil elsewhere.
+	blocks blocks
 	// root, when set, prefixes root-relative paths instead of computing
 	// relative ones (the 404 page, served at any path).
 	root string

@@ -70,6 +70,10 @@ type Options struct {
 	// reads its logo, favicon and card image, RenderSite writes them under
 	// assets/. The pages take the rest from Site.Identity.
 	Identity render.Identity
+
+	// blocksOnEveryPage makes every page run every block (see
+	// Page.Render): the tests compare the bytes with and without reuse.
+	blocksOnEveryPage bool
 }
 
 // pageKinds are the page templates; each is parsed on a clone of the
@@ -240,7 +244,7 @@ func loadTemplates(themeDir string, theme map[string][]byte) (map[string]*templa
 		if strings.Contains(m, "/") || path.Ext(m) != ".html" {
 			continue // the theme's templates are its top-level *.html
 		}
-		f := file{"theme/" + m, string(theme[m])}
+		f := file{themeFile + m, string(theme[m])}
 		if isPage(m) {
 			themePages[strings.TrimSuffix(m, ".html")] = f
 		} else {
@@ -275,7 +279,7 @@ func loadTemplates(themeDir string, theme map[string][]byte) (map[string]*templa
 
 // execute renders p with the template of its kind.
 func (r *Renderer) execute(w render.Writer, kind string, p *Page) error {
-	p.assets = r.assets
+	p.assets, p.tmpl = r.assets, r.pages[kind]
 	r.decorate(p)
 	buf, _ := r.buffers.Get().(*bytes.Buffer)
 	if buf == nil {

@@ -64,6 +64,9 @@ type treeCtx struct {
 	// items holds sidebar items off the current path, rendered once (by
 	// link and "more" mark): they look the same on every node page.
 	itemCache map[string]template.HTML
+	// blocks holds the blocks the node pages share (Page.Render): one
+	// per worker, as itemCache.
+	blocks blocks
 	// pages holds each node's page (layout.NodePage).
 	pages map[*model.Node]string
 }
@@ -188,6 +191,9 @@ func (x *treeCtx) renderPages(w render.Writer) error {
 	for k := range workers {
 		wx := *x
 		wx.itemCache = map[string]template.HTML{}
+		if !x.r.opts.blocksOnEveryPage {
+			wx.blocks = blocks{}
+		}
 		wg.Go(func() {
 			each(k, func(f *flatNode) error {
 				return wx.gated(func() error { return wx.renderNode(w, f) })
@@ -623,6 +629,7 @@ func orDash(s string) string {
 func (x *treeCtx) renderNode(w render.Writer, f *flatNode) error {
 	n := f.n
 	p := x.page("node", x.pages[n])
+	p.blocks = x.blocks
 	p.Title = x.title(n.Title)
 	p.Description = cutRunes(descriptionText(f.fields), excerptRunes)
 	if len(p.Description) > 160 {

@@ -1,0 +1,91 @@
+package html
+
+import (
+	"bytes"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/curex/curex/exporter/sandbox/dataset"
+)
+
+// TestSharedBlocksAsRendered: the blocks the node pages of a tree share
+// (sharedKey) are the bytes each page would write itself. The sample with
+// the publisher's full identity (footer links, scripts, a logo) and a
+// synthetic curriculum of two locales whose pages hold code on every
+// second page and math on every third, so that the keys of styles are
+// each met, render the same with the reuse as without it.
+func TestSharedBlocksAsRendered(t *testing.T) {
+	withID, _, id := identityFixture(t, "https://example.org/curricula/")
+	synthetic := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 2, Nodes: 60, Depth: 3, Seed: 1, Body: 1}), false)
+	for _, c := range []struct {
+		name string
+		f    *fixture
+		o    Options
+	}{
+		{"identity", withID, Options{Identity: id}},
+		{"synthetic", synthetic, Options{NoSitemap: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reused := c.f.render(t, c.o)
+			c.o.blocksOnEveryPage = true
+			each := c.f.render(t, c.o)
+			if len(reused.files) != len(each.files) {
+				t.Fatalf("%d files with the reuse, %d without", len(reused.files), len(each.files))
+			}
+			styles := map[string]bool{} // the style sheets node pages link
+			for _, name := range slices.Sorted(maps.Keys(each.files)) {
+				if !bytes.Equal(reused.files[name], each.files[name]) {
+					t.Errorf("%s differs with the reuse:\n%s", name, firstDiff(reused.files[name], each.files[name]))
+				}
+				if strings.Contains(string(each.files[name]), `<article class="node"`) {
+					page := string(each.files[name])
+					styles[bit(strings.Contains(page, "/chroma."))+bit(strings.Contains(page, "/math."))] = true
+				}
+			}
+			if c.name == "synthetic" && len(styles) < 3 {
+				t.Errorf("node pages link %d sets of style sheets (code, math), want at least 3: %v", len(styles), styles)
+			}
+		})
+	}
+}
+
+// TestThemeBlocksOnEveryPage: a block the theme redefines may read what
+// is the page's own, so it runs on every page.
+func TestThemeBlocksOnEveryPage(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "blocks.html"), []byte(`{{define "footer"}}<footer>{{.Title}}</footer>{{end}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 20, Depth: 2, Seed: 1}), false)
+	w := f.render(t, Options{ThemeDir: dir, NoSitemap: true})
+	pages := 0
+	for name, data := range w.files {
+		page := string(data)
+		if !strings.Contains(page, `<article class="node"`) {
+			continue
+		}
+		pages++
+		title := page[strings.Index(page, "<title>")+len("<title>"):]
+		title = title[:strings.Index(title, "</title>")]
+		if !strings.Contains(page, "<footer>"+title+"</footer>") {
+			t.Errorf("%s: the theme's footer does not hold the page's title %q", name, title)
+		}
+	}
+	if pages < 20 {
+		t.Errorf("%d node pages, want 20", pages)
+	}
+}
+
+// firstDiff shows where a and b part.
+func firstDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return "with:    " + string(a[from:min(len(a), i+80)]) + "\nwithout: " + string(b[from:min(len(b), i+80)])
+}
