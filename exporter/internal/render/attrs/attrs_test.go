@@ -345,7 +345,11 @@ func TestLiteral(t *testing.T) {
 		{`""`, ""},
 		{`"a\nb\"c\\d\/e\tf\r\b\f"`, "a\nb\"c\\d/e\tf\r\b\f"},
 		{`"日本語 é"`, "日本語 é"},
-		{`"\u00e9"`, nil},  // \u escapes: encoding/json
+		{`"\u00e9 \u0026 \u00E9\u0000"`, "é & é\x00"},
+		{`"\ud83d\ude00"`, nil}, // a surrogate pair: encoding/json
+		{`"\ud83d"`, nil},       // half of one: encoding/json replaces it
+		{`"\u12"`, nil},         // not four digits
+		{`"\u12g4"`, nil},
 		{"\"\xff\"", nil},  // not UTF-8: encoding/json replaces it
 		{"\"a\x01\"", nil}, // a control character: invalid
 		{`"a"b"`, nil},     // not one string

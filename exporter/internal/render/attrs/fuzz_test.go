@@ -91,7 +91,7 @@ func FuzzValuesOfAKind(f *testing.F) {
 // to encoding/json's: whatever literal accepts, encoding/json reads as one
 // value, the same.
 func FuzzLiteral(f *testing.F) {
-	for _, s := range []string{`"a"`, `""`, `"a\nb\"c\\d\/e\tf"`, `"\u00e9"`, "\"\xff\"", `"a"b"`, `"\"`, `"\q"`, "\"\x01\"",
+	for _, s := range []string{`"a"`, `""`, `"a\nb\"c\\d\/e\tf"`, `"\u00e9"`, `"\u0026\u00E9\ud83d\ude00"`, "\"\xc3\\u00a9\"", "\"\xff\"", `"a"b"`, `"\"`, `"\q"`, "\"\x01\"",
 		`0`, `-0`, `-0.0e-0`, `12`, `012`, `1.`, `1e`, `1e+5`, `.5`, `-`, `1.5E-3`, `"é ü 日本"`} {
 		f.Add([]byte(s))
 	}

@@ -2,6 +2,7 @@ package attrs
 
 import (
 	"encoding/json"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -14,13 +15,13 @@ import (
 // to encoding/json's result.
 
 // unescaped is what each one-character escape of a JSON string stands
-// for (0: not one; \u is left to encoding/json).
+// for (0: not one).
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // literal returns the value of raw (trimmed, not empty) when it is a JSON
-// number (as a json.Number, the text as written) or a JSON string without
-// \u escapes and in valid UTF-8; ok is false otherwise, and the caller
-// decodes raw with encoding/json.
+// number (as a json.Number, the text as written) or a JSON string in
+// valid UTF-8 without a surrogate escape; ok is false otherwise, and the
+// caller decodes raw with encoding/json.
 func literal(raw []byte) (v any, ok bool) {
 	if raw[0] == '"' {
 		s, ok := quoted(raw)
@@ -33,9 +34,9 @@ func literal(raw []byte) (v any, ok bool) {
 }
 
 // quoted reads a string literal: raw must be one, whole (an unescaped
-// quote, a control character or an escape other than the one-character
-// ones is declined), and the text in valid UTF-8 (encoding/json replaces
-// what is not).
+// quote, a control character or an unknown escape is declined), its text
+// in valid UTF-8 (encoding/json replaces what is not) and its \u escapes
+// no surrogates (encoding/json pairs them, or replaces them).
 func quoted(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
@@ -48,14 +49,27 @@ func quoted(raw []byte) (string, bool) {
 		case c < 0x20 || c == '"':
 			return "", false
 		case c == '\\':
-			if i+1 == len(body) || unescaped[body[i+1]] == 0 {
+			if i+1 == len(body) {
 				return "", false
 			}
 			if out == nil {
 				out = make([]byte, 0, len(body))
 			}
-			out = append(append(out, body[from:i]...), unescaped[body[i+1]])
-			i++
+			out = append(out, body[from:i]...)
+			if body[i+1] == 'u' {
+				r, ok := hex4(body[i+2:])
+				if !ok || utf16.IsSurrogate(r) {
+					return "", false // a pair, or half of one: encoding/json's
+				}
+				out = utf8.AppendRune(out, r)
+				i += 5
+			} else {
+				if unescaped[body[i+1]] == 0 {
+					return "", false
+				}
+				out = append(out, unescaped[body[i+1]])
+				i++
+			}
 			from = i + 1
 		}
 	}
@@ -64,8 +78,9 @@ func quoted(raw []byte) (string, bool) {
 	} else {
 		out = append(out, body[from:]...)
 	}
-	// An escape stands for an ASCII byte, which cannot end or begin a
-	// multi-byte sequence: out is valid exactly when the text is.
+	// An escape stands for a whole character, whose first byte cannot
+	// complete a sequence the text left open: out is valid exactly when
+	// the text between the escapes is.
 	if !utf8.Valid(out) {
 		return "", false
 	}
@@ -105,6 +120,28 @@ func number(b []byte) bool {
 		i = j
 	}
 	return i == len(b)
+}
+
+// hex4 reads the four hexadecimal digits b starts with.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // digits returns the index past the digits of b from i.
