@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/curex/curex/exporter/internal/atomicfile"
+	"github.com/curex/curex/exporter/internal/plainfile"
 )
 
 // Cache is what the users of a Store need of it; a test may give them a
@@ -144,7 +145,7 @@ func (s *Store) Get(key string) ([]byte, bool) {
 // read returns the body of the entry at path and its mark of use; false
 // when there is none, or a damaged one (logged).
 func (s *Store) read(path string) ([]byte, time.Time, bool) {
-	f, err := os.Open(path)
+	f, err := plainfile.Open(path)
 	if err != nil {
 		return nil, time.Time{}, false
 	}

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/curex/curex/exporter/internal/plainfile"
 	"github.com/curex/curex/exporter/internal/slug"
 	"github.com/spf13/afero"
 )
@@ -298,7 +299,7 @@ func (w *Writer) Write(rel string, data []byte) error {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	if !reused {
-		if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+		if err := w.writeFile(full, data); err != nil {
 			return fmt.Errorf("write %s: %w", rel, err)
 		}
 	}
@@ -389,7 +390,7 @@ func (w *Writer) keep(rel, full string, info fs.FileInfo, data []byte) (bool, er
 	if data == nil {
 		return false, nil
 	}
-	if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+	if err := w.writeFile(full, data); err != nil {
 		return false, err
 	}
 	if err := w.fs.Chtimes(full, info.ModTime(), info.ModTime()); err != nil {
@@ -522,7 +523,7 @@ func (w *Writer) carry(rel string, open opener) error {
 		}
 	}
 	if !kept {
-		if err := afero.WriteFile(w.fs, full, data, 0o644); err != nil {
+		if err := w.writeFile(full, data); err != nil {
 			return err
 		}
 	}
@@ -804,6 +805,24 @@ func (w *Writer) step(name string) {
 // isOS reports whether fsys is the OS file system, where paths are real
 // paths and the system calls afero does not offer (links, the exchange)
 // can be used on them.
+// writeFile writes data to the file full, created or truncated, as
+// afero.WriteFile does; on the operating system's file system without the
+// runtime's poller (plainfile: a site writes a file a page).
+func (w *Writer) writeFile(full string, data []byte) error {
+	if !isOS(w.fs) {
+		return afero.WriteFile(w.fs, full, data, 0o644)
+	}
+	f, err := plainfile.Create(full, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func isOS(fsys afero.Fs) bool {
 	_, ok := fsys.(*afero.OsFs)
 	return ok
