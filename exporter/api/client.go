@@ -521,21 +521,33 @@ func decodeInto(body []byte, v any) error {
 	if nestsDeeper(body, MaxNesting) {
 		return fmt.Errorf("%w: more than %d levels (a tree that deep is broken)", ErrTooDeep, MaxNesting)
 	}
+	var err error
+	switch d := v.(type) {
+	case nil:
+		if json.Valid(body) {
+			return nil
+		}
+	case bodyDecoder:
+		// Every decodeBody reads the whole body with encoding/json first,
+		// so a body that is not JSON fails there: it is checked below,
+		// not scanned once more before every body that is.
+		if err = d.decodeBody(body); err == nil {
+			return nil
+		}
+	default:
+		if err = json.Unmarshal(body, v); err == nil {
+			return nil
+		}
+	}
 	if !json.Valid(body) {
-		// Unmarshal reports where the body stops being JSON.
+		// A body that is not JSON is said so, whatever the decoder made
+		// of it: Unmarshal reports where it stops being JSON.
 		if err := json.Unmarshal(body, &struct{}{}); err != nil {
 			return err
 		}
 		return errors.New("invalid JSON")
 	}
-	switch d := v.(type) {
-	case nil:
-		return nil
-	case bodyDecoder:
-		return d.decodeBody(body)
-	default:
-		return json.Unmarshal(body, v)
-	}
+	return err
 }
 
 // nestsDeeper reports whether the JSON text in body nests more than limit
