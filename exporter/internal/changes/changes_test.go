@@ -193,3 +193,71 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// roundTrip is compact's reading of a value that canonical does not
+// vouch for: decoded and encoded again by encoding/json.
+func roundTrip(raw []byte) ([]byte, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
+}
+
+// TestCanonical: the strings and numbers summed as they are, and those
+// that go through encoding/json (whose form differs, or may).
+func TestCanonical(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{`"Solve $9x + 12 = 78$.\n\n- a \"quoted\" \\ b\tc\r"`, true},
+		{`"A \u0026 B \u003c C \u003e D"`, true},
+		{`"日本語 é"`, true},
+		{`"A & B"`, false},    // written \u0026
+		{`"\u00e9"`, false},   // written é
+		{`"\u003C"`, false},   // upper case: written \u003c
+		{`"a\/b"`, false},     // written a/b
+		{"\"\u2028\"", false}, // written \u2028
+		{"\"\xff\"", false},   // written \ufffd
+		{`"a"b"`, false},
+		{`"\b"`, false},
+		{`35`, true},
+		{`-12`, true},
+		{`0`, true},
+		{`-0`, false},
+		{`012`, false},
+		{`1.5`, false},
+		{`1e3`, false},
+		{`1234567890123456`, false}, // past a float64's exact digits
+		{`true`, false},
+		{`[1]`, false},
+	} {
+		if got := canonical([]byte(c.raw)); got != c.want {
+			t.Errorf("canonical(%s) = %v, want %v", c.raw, got, c.want)
+		}
+		if c.want {
+			if rt, ok := roundTrip([]byte(c.raw)); !ok || string(rt) != c.raw {
+				t.Errorf("%s: encoding/json gives %s", c.raw, rt)
+			}
+		}
+	}
+}
+
+// FuzzCanonical holds canonical to encoding/json: a value it vouches for
+// comes back from the round trip byte for byte, so the sum of a node is
+// the one earlier versions wrote.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\u0026"`, `"<"`, `"\u2029"`, "\"\xe2\x80\xa8\"", `"\t\"\\"`, `7`, `-0`, `999999999999999`, `"é\u003e"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !canonical(raw) {
+			return
+		}
+		if rt, ok := roundTrip(raw); !ok || string(rt) != string(raw) {
+			t.Fatalf("canonical(%q), but encoding/json gives %q (%v)", raw, rt, ok)
+		}
+	})
+}

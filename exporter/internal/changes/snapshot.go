@@ -69,8 +69,12 @@ func contentHash(n *model.Node) string {
 }
 
 // compact drops insignificant white space, so a value re-indented upstream
-// is not a change; a value that is not JSON is summed as it is.
+// is not a change; a value that is not JSON is summed as it is. A value
+// already as encoding/json writes it (canonical) is summed as it is too.
 func compact(raw json.RawMessage) []byte {
+	if canonical(raw) {
+		return raw
+	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return raw
