@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html/template"
 	"strings"
+	tparse "text/template/parse"
 )
 
 // A node page's markup is mostly its own, but a few blocks of the
@@ -28,6 +29,16 @@ func sharedKey(name string, p *Page) (key string, ok bool) {
 	switch name {
 	case "search", "footer":
 		return name, true
+	case "header":
+		// The switchers link the page's own node in the other languages
+		// and variants: the header is shared where there is none to link
+		// (the page's language alone, one variant).
+		for _, l := range p.Languages {
+			if !l.Current {
+				return "", false
+			}
+		}
+		return name, len(p.Variants) <= 1
 	case "styles":
 		return name + bit(p.Chroma) + bit(p.Math), true
 	case "scripts":
@@ -50,8 +61,10 @@ type blocks map[string]template.HTML
 // Render returns the output of the block name run with p as its data, as
 // {{template name .}} would write it. On the node pages of a tree, a
 // block of the default templates that is the same on each of them
-// (search, footer, styles, scripts) is run once and its output reused; a
-// block the theme redefines is run on every page, as any other.
+// (search, footer, styles, scripts, and the header where there is no
+// language or variant to switch to) is run once and its output reused; a
+// block the theme redefines, or that runs one the theme redefines, is run
+// on every page, as any other.
 func (p *Page) Render(name string) (template.HTML, error) {
 	if p.tmpl == nil {
 		return "", errors.New("Render: the page is not being rendered")
@@ -69,15 +82,106 @@ func (p *Page) Render(name string) (template.HTML, error) {
 		return "", err
 	}
 	h := template.HTML(buf.String()) // output of html/template
-	if shared && !themeDefines(p.tmpl, name) {
+	if shared && !p.themed[name] {
 		p.blocks[key] = h
 	}
 	return h, nil
 }
 
-// themeDefines reports whether the block name of t comes from a theme's
-// file, not from the default templates.
-func themeDefines(t *template.Template, name string) bool {
-	b := t.Lookup(name)
-	return b != nil && b.Tree != nil && strings.HasPrefix(b.Tree.ParseName, themeFile)
+// themedBlocks returns the names of t's templates whose run reaches a
+// definition from a theme's file: the template itself, or one it runs
+// with {{template}} or .Render, at any depth. It reads the templates as
+// parsed, before html/template rewrites them (New calls it).
+func themedBlocks(t *template.Template) map[string]bool {
+	themed := map[string]bool{}
+	done := map[string]bool{}
+	var reaches func(name string) bool
+	reaches = func(name string) bool {
+		if done[name] {
+			return themed[name]
+		}
+		done[name] = true // a template that runs itself adds nothing
+		b := t.Lookup(name)
+		if b == nil || b.Tree == nil {
+			return false
+		}
+		if strings.HasPrefix(b.Tree.ParseName, themeFile) {
+			themed[name] = true
+			return true
+		}
+		for _, called := range calls(b.Tree.Root) {
+			if reaches(called) {
+				themed[name] = true
+				return true
+			}
+		}
+		return false
+	}
+	for _, b := range t.Templates() {
+		reaches(b.Name())
+	}
+	return themed
+}
+
+// calls lists the templates node runs: {{template "NAME"}} and
+// .Render "NAME".
+func calls(node tparse.Node) []string {
+	var out []string
+	var walk func(n tparse.Node)
+	walk = func(n tparse.Node) {
+		switch n := n.(type) {
+		case *tparse.ListNode:
+			if n != nil {
+				for _, c := range n.Nodes {
+					walk(c)
+				}
+			}
+		case *tparse.ActionNode:
+			walk(n.Pipe)
+		case *tparse.PipeNode:
+			if n != nil {
+				for _, c := range n.Cmds {
+					walk(c)
+				}
+			}
+		case *tparse.CommandNode:
+			if len(n.Args) == 2 && isRender(n.Args[0]) {
+				if s, ok := n.Args[1].(*tparse.StringNode); ok {
+					out = append(out, s.Text)
+				}
+			}
+			for _, a := range n.Args {
+				walk(a)
+			}
+		case *tparse.TemplateNode:
+			out = append(out, n.Name)
+			walk(n.Pipe)
+		case *tparse.IfNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *tparse.RangeNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		case *tparse.WithNode:
+			walk(n.Pipe)
+			walk(n.List)
+			walk(n.ElseList)
+		}
+	}
+	walk(node)
+	return out
+}
+
+// isRender reports whether n names the method Render (.Render, $.Render).
+func isRender(n tparse.Node) bool {
+	var ident []string
+	switch n := n.(type) {
+	case *tparse.FieldNode:
+		ident = n.Ident
+	case *tparse.VariableNode:
+		ident = n.Ident
+	}
+	return len(ident) > 0 && ident[len(ident)-1] == "Render"
 }

@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -17,10 +18,12 @@ import (
 // the publisher's full identity (footer links, scripts, a logo) and a
 // synthetic curriculum of two locales whose pages hold code on every
 // second page and math on every third, so that the keys of styles are
-// each met, render the same with the reuse as without it.
+// each met, and one of a single locale (whose header is shared) render
+// the same with the reuse as without it.
 func TestSharedBlocksAsRendered(t *testing.T) {
 	withID, _, id := identityFixture(t, "https://example.org/curricula/")
 	synthetic := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 2, Nodes: 60, Depth: 3, Seed: 1, Body: 1}), false)
+	oneLocale := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 60, Depth: 3, Seed: 2, Body: 1}), false)
 	for _, c := range []struct {
 		name string
 		f    *fixture
@@ -28,6 +31,7 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 	}{
 		{"identity", withID, Options{Identity: id}},
 		{"synthetic", synthetic, Options{NoSitemap: true}},
+		{"one locale", oneLocale, Options{NoSitemap: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reused := c.f.render(t, c.o)
@@ -55,28 +59,38 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 
 // TestThemeBlocksOnEveryPage: a block the theme redefines may read what
 // is the page's own, so it runs on every page.
+// A block that runs one the theme redefines (the header runs search) is
+// run on every page too.
 func TestThemeBlocksOnEveryPage(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "blocks.html"), []byte(`{{define "footer"}}<footer>{{.Title}}</footer>{{end}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 20, Depth: 2, Seed: 1}), false)
-	w := f.render(t, Options{ThemeDir: dir, NoSitemap: true})
-	pages := 0
-	for name, data := range w.files {
-		page := string(data)
-		if !strings.Contains(page, `<article class="node"`) {
-			continue
-		}
-		pages++
-		title := page[strings.Index(page, "<title>")+len("<title>"):]
-		title = title[:strings.Index(title, "</title>")]
-		if !strings.Contains(page, "<footer>"+title+"</footer>") {
-			t.Errorf("%s: the theme's footer does not hold the page's title %q", name, title)
-		}
-	}
-	if pages < 20 {
-		t.Errorf("%d node pages, want 20", pages)
+	for _, c := range []struct{ name, theme, want string }{
+		{"footer", `{{define "footer"}}<footer>{{.Title}}</footer>{{end}}`, "<footer>%s</footer>"},
+		{"search in the header", `{{define "search"}}<p class="q">{{.Title}}</p>{{end}}`, `<p class="q">%s</p>`},
+		{"a partial of the header", `{{define "variant-switcher"}}<p class="v">{{.Title}}</p>{{end}}`, `<p class="v">%s</p>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "blocks.html"), []byte(c.theme), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 20, Depth: 2, Seed: 1}), false)
+			w := f.render(t, Options{ThemeDir: dir, NoSitemap: true})
+			pages := 0
+			for name, data := range w.files {
+				page := string(data)
+				if !strings.Contains(page, `<article class="node"`) {
+					continue
+				}
+				pages++
+				title := page[strings.Index(page, "<title>")+len("<title>"):]
+				title = title[:strings.Index(title, "</title>")]
+				if !strings.Contains(page, fmt.Sprintf(c.want, title)) {
+					t.Errorf("%s: the theme's block does not hold the page's title %q", name, title)
+				}
+			}
+			if pages < 20 {
+				t.Errorf("%d node pages, want 20", pages)
+			}
+		})
 	}
 }
 

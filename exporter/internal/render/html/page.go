@@ -70,8 +70,10 @@ type Page struct {
 
 	msgs   i18n.Messages
 	assets *assetSet
-	// tmpl is the template set of the page's kind, which Render runs.
-	tmpl *template.Template
+	// tmpl is the template set of the page's kind, which Render runs;
+	// themed names its blocks that reach a theme's (themedBlocks).
+	tmpl   *template.Template
+	themed map[string]bool
 	// blocks, on a node page, holds the blocks its worker has rendered
 	// for the tree's node pages (see Render); nil elsewhere.
 	blocks blocks

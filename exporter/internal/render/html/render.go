@@ -96,8 +96,11 @@ const sidebarWindow = 10
 // Renderer writes the website. It is safe for concurrent RenderTree calls;
 // RenderSite comes after every RenderTree.
 type Renderer struct {
-	opts   Options
-	pages  map[string]*template.Template
+	opts  Options
+	pages map[string]*template.Template
+	// themed holds, by page kind, the blocks that reach a theme's
+	// definition (themedBlocks): Page.Render runs them on every page.
+	themed map[string]map[string]bool
 	assets *assetSet
 	// identity holds the files of Options.Identity.
 	identity *identityAssets
@@ -166,6 +169,10 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
+	themed := map[string]map[string]bool{}
+	for kind, t := range pages {
+		themed[kind] = themedBlocks(t)
+	}
 	words, err := o.Words.WithOverrides(theme)
 	if err != nil {
 		return nil, fmt.Errorf("theme: %w", err)
@@ -182,7 +189,7 @@ func NewContext(ctx context.Context, o Options) (*Renderer, error) {
 	if stemmers == nil {
 		stemmers = terms.NewStemmers()
 	}
-	return &Renderer{opts: o, pages: pages, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, dirs: map[string]*dirTree{}, stemmers: stemmers,
+	return &Renderer{opts: o, pages: pages, themed: themed, assets: assets, identity: identity, content: cr, words: words, trees: map[string]*treeRecord{}, dirs: map[string]*dirTree{}, stemmers: stemmers,
 		joinItems: sameTemplate(pages["node"], embeddedTree(), "tree")}, nil
 }
 
@@ -279,7 +286,7 @@ func loadTemplates(themeDir string, theme map[string][]byte) (map[string]*templa
 
 // execute renders p with the template of its kind.
 func (r *Renderer) execute(w render.Writer, kind string, p *Page) error {
-	p.assets, p.tmpl = r.assets, r.pages[kind]
+	p.assets, p.tmpl, p.themed = r.assets, r.pages[kind], r.themed[kind]
 	r.decorate(p)
 	buf, _ := r.buffers.Get().(*bytes.Buffer)
 	if buf == nil {
