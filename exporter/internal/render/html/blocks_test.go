@@ -14,7 +14,8 @@ import (
 )
 
 // TestSharedBlocksAsRendered: the blocks the node pages of a tree share
-// (sharedKey) are the bytes each page would write itself. The sample with
+// (sharedKey), and the sidebar put together from parts rendered once
+// (treeCtx.splice), are the bytes each page would write itself. The sample with
 // the publisher's full identity (footer links, scripts, a logo) and a
 // synthetic curriculum of two locales whose pages hold code on every
 // second page and math on every third, so that the keys of styles are
@@ -24,6 +25,9 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 	withID, _, id := identityFixture(t, "https://example.org/curricula/")
 	synthetic := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 2, Nodes: 60, Depth: 3, Seed: 1, Body: 1}), false)
 	oneLocale := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 60, Depth: 3, Seed: 2, Body: 1}), false)
+	// Past fullSidebarLimit nodes the sidebar lists a window of siblings
+	// around the path, and the rest as "… more" items.
+	windowed := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 2 * fullSidebarLimit, Depth: 2, Seed: 3}), false)
 	for _, c := range []struct {
 		name string
 		f    *fixture
@@ -32,6 +36,7 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 		{"identity", withID, Options{Identity: id}},
 		{"synthetic", synthetic, Options{NoSitemap: true}},
 		{"one locale", oneLocale, Options{NoSitemap: true}},
+		{"windowed sidebar", windowed, Options{NoSitemap: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reused := c.f.render(t, c.o)
@@ -49,6 +54,9 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 					page := string(each.files[name])
 					styles[bit(strings.Contains(page, "/chroma."))+bit(strings.Contains(page, "/math."))] = true
 				}
+			}
+			if c.name == "windowed sidebar" && !strings.Contains(string(each.files[name0(each)]), "tree__more") {
+				t.Error("no node page lists a window of siblings")
 			}
 			if c.name == "synthetic" && len(styles) < 3 {
 				t.Errorf("node pages link %d sets of style sheets (code, math), want at least 3: %v", len(styles), styles)
@@ -92,6 +100,16 @@ func TestThemeBlocksOnEveryPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// name0 is the first node page of w, in the order of names.
+func name0(w *memWriter) string {
+	for _, name := range slices.Sorted(maps.Keys(w.files)) {
+		if strings.Contains(string(w.files[name]), `<article class="node"`) {
+			return name
+		}
+	}
+	return ""
 }
 
 // firstDiff shows where a and b part.

@@ -67,6 +67,12 @@ type treeCtx struct {
 	// blocks holds the blocks the node pages share (Page.Render): one
 	// per worker, as itemCache.
 	blocks blocks
+	// splice, on a worker of node pages, makes the sidebar one item of
+	// markup put together from parts rendered once per tree (items):
+	// itemCache's, and halves, the open items' markup around their
+	// children. Set when the tree block is the embedded one (joinItems).
+	splice bool
+	halves map[string][2]string
 	// pages holds each node's page (layout.NodePage).
 	pages map[*model.Node]string
 }
@@ -193,6 +199,7 @@ func (x *treeCtx) renderPages(w render.Writer) error {
 		wx.itemCache = map[string]template.HTML{}
 		if !x.r.opts.blocksOnEveryPage {
 			wx.blocks = blocks{}
+			wx.splice, wx.halves = x.r.joinItems, map[string][2]string{}
 		}
 		wg.Go(func() {
 			each(k, func(f *flatNode) error {
@@ -335,7 +342,8 @@ func (x *treeCtx) draft(n *model.Node) string {
 
 // items builds tree items for ns: every level when all, else only the
 // children of nodes in open (the path to the current node), each level cut
-// to a window of siblings (see window).
+// to a window of siblings (see window). On a node page whose sidebar is
+// spliced (x.splice), the list is one item whose HTML holds every item.
 func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all bool, current string) []*TreeItem {
 	lo, hi := 0, len(ns)
 	if !all {
@@ -345,11 +353,10 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 	// The list's classes come from its first node, in or out of the
 	// window, so an item's markup does not depend on the page.
 	listClass := x.itemClass(ns[0], len(ns[0].Children) > 0 && !all)
-	if lo > 0 {
-		out = append(out, x.elided(p, lo, listClass))
-	}
+	splice := x.splice && p.Kind == "node"
 	// run gathers items rendered once per tree that follow one another,
-	// to be given to "tree" as one item (see Renderer.joinItems).
+	// to be given to "tree" as one item (see Renderer.joinItems); when
+	// splice, every item of the list.
 	var run []string
 	flush := func() {
 		switch len(run) {
@@ -361,6 +368,21 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(strings.Join(run, "\n"))}) // idem
 		}
 		run = run[:0]
+	}
+	// add adds an item built for this page: to the run, rendered, when
+	// splice (else, or if it does not render, as it is).
+	add := func(it *TreeItem) {
+		if splice {
+			if h, ok := x.renderItem(it); ok {
+				run = append(run, string(h))
+				return
+			}
+		}
+		flush()
+		out = append(out, it)
+	}
+	if lo > 0 {
+		add(x.elided(p, lo, listClass))
 	}
 	for _, n := range ns[lo:hi] {
 		href := p.Href(x.pages[n])
@@ -381,7 +403,6 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 				continue
 			}
 		}
-		flush()
 		it := &TreeItem{Title: n.Title, Href: href, Lang: x.t.FallbackLocale(n), TypeDisplay: n.Label(),
 			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more,
 			ListClass: listClass}
@@ -389,26 +410,83 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 			it.Class = c
 		}
 		if len(n.Children) > 0 && !more {
-			it.Children = x.items(p, n.Children, open, all, current)
 			it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
+			if splice && it.Open && !it.Current {
+				// An open item other than the page's own: the same on every
+				// page under it but for its children, which go between
+				// the halves of it rendered once.
+				if h, ok := x.openItem(p, it, n, open, all, current); ok {
+					run = append(run, h)
+					continue
+				}
+			}
+			it.Children = x.items(p, n.Children, open, all, current)
 		}
 		if key != "" {
-			var buf bytes.Buffer
-			// On an error the item is left to the page's template, which
-			// reports it.
-			if err := x.r.pages["node"].ExecuteTemplate(&buf, "tree-item", it); err == nil {
-				h := template.HTML(buf.String()) // output of html/template
+			if h, ok := x.renderItem(it); ok {
 				x.itemCache[key] = h
 				it.HTML = h
+				if splice {
+					run = append(run, string(h))
+					continue
+				}
 			}
+			flush()
+			out = append(out, it)
+			continue
 		}
-		out = append(out, it)
+		add(it)
+	}
+	if hi < len(ns) {
+		add(x.elided(p, len(ns)-hi, listClass))
 	}
 	flush()
-	if hi < len(ns) {
-		out = append(out, x.elided(p, len(ns)-hi, listClass))
-	}
 	return out
+}
+
+// renderItem renders it with the tree-item block; false on an error,
+// which the page's own template then reports.
+func (x *treeCtx) renderItem(it *TreeItem) (template.HTML, bool) {
+	var buf bytes.Buffer
+	if err := x.r.pages["node"].ExecuteTemplate(&buf, "tree-item", it); err != nil {
+		return "", false
+	}
+	return template.HTML(buf.String()), true // output of html/template
+}
+
+// childrenMark stands for an open item's children while its halves are
+// rendered (openItem): no escaped text holds a NUL.
+const childrenMark = "\x00"
+
+// openItem returns the markup of the open item it (node n) with its
+// children's list: the halves around the list's items come from
+// rendering it once per tree with a mark for them (x.halves), and the
+// items are this page's. false when the halves cannot be told apart.
+func (x *treeCtx) openItem(p *Page, it *TreeItem, n *model.Node, open map[string]bool, all bool, current string) (string, bool) {
+	hv, ok := x.halves[n.ID]
+	if !ok {
+		// The mark stands in for the children's items: the list around
+		// it is theirs (its classes are its first item's).
+		children := x.items(p, n.Children, open, all, current)
+		if len(children) != 1 || children[0].HTML == "" {
+			return "", false
+		}
+		it.Children = []*TreeItem{{ListClass: children[0].ListClass, HTML: childrenMark}}
+		h, ok := x.renderItem(it)
+		it.Children = nil
+		if !ok || strings.Count(string(h), childrenMark) != 1 {
+			return "", false
+		}
+		pre, post, _ := strings.Cut(string(h), childrenMark)
+		hv = [2]string{pre, post}
+		x.halves[n.ID] = hv
+		return pre + string(children[0].HTML) + post, true
+	}
+	children := x.items(p, n.Children, open, all, current)
+	if len(children) != 1 || children[0].HTML == "" {
+		return "", false
+	}
+	return hv[0] + string(children[0].HTML) + hv[1], true
 }
 
 // itemClass is the classes of a sidebar item of node n: its icon, and
