@@ -349,40 +349,12 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 	if !all {
 		lo, hi = window(ns, open, current)
 	}
-	out := make([]*TreeItem, 0, hi-lo+2)
 	// The list's classes come from its first node, in or out of the
 	// window, so an item's markup does not depend on the page.
-	listClass := x.itemClass(ns[0], len(ns[0].Children) > 0 && !all)
-	splice := x.splice && p.Kind == "node"
-	// run gathers items rendered once per tree that follow one another,
-	// to be given to "tree" as one item (see Renderer.joinItems); when
-	// splice, every item of the list.
-	var run []string
-	flush := func() {
-		switch len(run) {
-		case 0:
-			return
-		case 1:
-			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(run[0])}) // output of html/template
-		default:
-			out = append(out, &TreeItem{ListClass: listClass, HTML: template.HTML(strings.Join(run, "\n"))}) // idem
-		}
-		run = run[:0]
-	}
-	// add adds an item built for this page: to the run, rendered, when
-	// splice (else, or if it does not render, as it is).
-	add := func(it *TreeItem) {
-		if splice {
-			if h, ok := x.renderItem(it); ok {
-				run = append(run, string(h))
-				return
-			}
-		}
-		flush()
-		out = append(out, it)
-	}
+	l := &itemList{x: x, out: make([]*TreeItem, 0, hi-lo+2), class: x.itemClass(ns[0], len(ns[0].Children) > 0 && !all),
+		splice: x.splice && p.Kind == "node"}
 	if lo > 0 {
-		add(x.elided(p, lo, listClass))
+		l.add(x.elided(p, lo, l.class))
 	}
 	for _, n := range ns[lo:hi] {
 		href := p.Href(x.pages[n])
@@ -396,27 +368,22 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 			key = href
 			if h, ok := x.itemCache[key]; ok {
 				if x.r.joinItems {
-					run = append(run, string(h))
+					l.run = append(l.run, string(h))
 					continue
 				}
-				out = append(out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, ListClass: listClass, HTML: h})
+				l.flush()
+				l.out = append(l.out, &TreeItem{Title: n.Title, Href: href, ID: n.ID, More: more, ListClass: l.class, HTML: h})
 				continue
 			}
 		}
-		it := &TreeItem{Title: n.Title, Href: href, Lang: x.t.FallbackLocale(n), TypeDisplay: n.Label(),
-			Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open[n.ID], Current: n.ID == current, More: more,
-			ListClass: listClass}
-		if c := x.itemClass(n, more); c != listClass {
-			it.Class = c
-		}
+		it := x.item(n, href, l.class, open[n.ID], n.ID == current, more)
 		if len(n.Children) > 0 && !more {
-			it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
-			if splice && it.Open && !it.Current {
+			if l.splice && it.Open && !it.Current {
 				// An open item other than the page's own: the same on every
 				// page under it but for its children, which go between
 				// the halves of it rendered once.
 				if h, ok := x.openItem(p, it, n, open, all, current); ok {
-					run = append(run, h)
+					l.run = append(l.run, h)
 					continue
 				}
 			}
@@ -426,22 +393,72 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 			if h, ok := x.renderItem(it); ok {
 				x.itemCache[key] = h
 				it.HTML = h
-				if splice {
-					run = append(run, string(h))
-					continue
-				}
 			}
-			flush()
-			out = append(out, it)
-			continue
 		}
-		add(it)
+		l.add(it)
 	}
 	if hi < len(ns) {
-		add(x.elided(p, len(ns)-hi, listClass))
+		l.add(x.elided(p, len(ns)-hi, l.class))
 	}
-	flush()
-	return out
+	l.flush()
+	return l.out
+}
+
+// item is the sidebar item of node n, linked by href, in a list of
+// classes listClass.
+func (x *treeCtx) item(n *model.Node, href, listClass string, open, current, more bool) *TreeItem {
+	it := &TreeItem{Title: n.Title, Href: href, Lang: x.t.FallbackLocale(n), TypeDisplay: n.Label(),
+		Icon: x.r.assets.iconClass(n.NodeType.Icon), ID: n.ID, Draft: x.draft(n), Open: open, Current: current, More: more,
+		ListClass: listClass}
+	if c := x.itemClass(n, more); c != listClass {
+		it.Class = c
+	}
+	if len(n.Children) > 0 && !more {
+		it.TogglePre, it.TogglePost, _ = strings.Cut(x.m.T("toggle_section"), "%s")
+	}
+	return it
+}
+
+// itemList gathers the items of one list of the sidebar: a run of items
+// rendered once per tree that follow one another is given to "tree" as
+// one item (see Renderer.joinItems); when splice, every item is.
+type itemList struct {
+	x      *treeCtx
+	out    []*TreeItem
+	run    []string
+	class  string
+	splice bool
+}
+
+// add adds an item built for this page: when splice, to the run,
+// rendered; else, or when it does not render (the page's template then
+// reports why), as it is.
+func (l *itemList) add(it *TreeItem) {
+	if l.splice {
+		h := it.HTML
+		if h == "" {
+			h, _ = l.x.renderItem(it)
+		}
+		if h != "" {
+			l.run = append(l.run, string(h))
+			return
+		}
+	}
+	l.flush()
+	l.out = append(l.out, it)
+}
+
+// flush ends the run as one item.
+func (l *itemList) flush() {
+	switch len(l.run) {
+	case 0:
+		return
+	case 1:
+		l.out = append(l.out, &TreeItem{ListClass: l.class, HTML: template.HTML(l.run[0])}) // output of html/template
+	default:
+		l.out = append(l.out, &TreeItem{ListClass: l.class, HTML: template.HTML(strings.Join(l.run, "\n"))}) // idem
+	}
+	l.run = l.run[:0]
 }
 
 // renderItem renders it with the tree-item block; false on an error,
