@@ -378,16 +378,16 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 		}
 		it := x.item(n, href, l.class, open[n.ID], n.ID == current, more)
 		if len(n.Children) > 0 && !more {
+			it.Children = x.items(p, n.Children, open, all, current)
 			if l.splice && it.Open && !it.Current {
 				// An open item other than the page's own: the same on every
 				// page under it but for its children, which go between
 				// the halves of it rendered once.
-				if h, ok := x.openItem(p, it, n, open, all, current); ok {
+				if h, ok := x.openItem(it); ok {
 					l.run = append(l.run, h)
 					continue
 				}
 			}
-			it.Children = x.items(p, n.Children, open, all, current)
 		}
 		if key != "" {
 			if h, ok := x.renderItem(it); ok {
@@ -475,35 +475,30 @@ func (x *treeCtx) renderItem(it *TreeItem) (template.HTML, bool) {
 // rendered (openItem): no escaped text holds a NUL.
 const childrenMark = "\x00"
 
-// openItem returns the markup of the open item it (node n) with its
-// children's list: the halves around the list's items come from
-// rendering it once per tree with a mark for them (x.halves), and the
-// items are this page's. false when the halves cannot be told apart.
-func (x *treeCtx) openItem(p *Page, it *TreeItem, n *model.Node, open map[string]bool, all bool, current string) (string, bool) {
-	hv, ok := x.halves[n.ID]
+// openItem returns the markup of the open item it with its children's
+// list, spliced (one item of markup): the halves around the list's items
+// come from rendering it once per tree with a mark for them (x.halves).
+// false when the halves cannot be told apart.
+func (x *treeCtx) openItem(it *TreeItem) (string, bool) {
+	if len(it.Children) != 1 || it.Children[0].HTML == "" {
+		return "", false
+	}
+	children := it.Children[0]
+	hv, ok := x.halves[it.ID]
 	if !ok {
 		// The mark stands in for the children's items: the list around
 		// it is theirs (its classes are its first item's).
-		children := x.items(p, n.Children, open, all, current)
-		if len(children) != 1 || children[0].HTML == "" {
-			return "", false
-		}
-		it.Children = []*TreeItem{{ListClass: children[0].ListClass, HTML: childrenMark}}
-		h, ok := x.renderItem(it)
-		it.Children = nil
-		if !ok || strings.Count(string(h), childrenMark) != 1 {
+		it.Children = []*TreeItem{{ListClass: children.ListClass, HTML: childrenMark}}
+		h, rendered := x.renderItem(it)
+		it.Children = []*TreeItem{children}
+		if !rendered || strings.Count(string(h), childrenMark) != 1 {
 			return "", false
 		}
 		pre, post, _ := strings.Cut(string(h), childrenMark)
 		hv = [2]string{pre, post}
-		x.halves[n.ID] = hv
-		return pre + string(children[0].HTML) + post, true
+		x.halves[it.ID] = hv
 	}
-	children := x.items(p, n.Children, open, all, current)
-	if len(children) != 1 || children[0].HTML == "" {
-		return "", false
-	}
-	return hv[0] + string(children[0].HTML) + hv[1], true
+	return hv[0] + string(children.HTML) + hv[1], true
 }
 
 // itemClass is the classes of a sidebar item of node n: its icon, and
