@@ -28,6 +28,11 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 	// Past fullSidebarLimit nodes the sidebar lists a window of siblings
 	// around the path, and the rest as "… more" items.
 	windowed := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 2 * fullSidebarLimit, Depth: 2, Seed: 3}), false)
+	// Two units of one id (their pages told apart by their segments), each
+	// open on the pages under it.
+	sameID := fromDataset(t, dataset.Synthetic(dataset.SyntheticOptions{Curricula: 1, Locales: 1, Nodes: 60, Depth: 3, Seed: 4}), false)
+	units := sameID.trees[0].Nodes
+	units[1].ID = units[0].ID
 	for _, c := range []struct {
 		name string
 		f    *fixture
@@ -37,6 +42,7 @@ func TestSharedBlocksAsRendered(t *testing.T) {
 		{"synthetic", synthetic, Options{NoSitemap: true}},
 		{"one locale", oneLocale, Options{NoSitemap: true}},
 		{"windowed sidebar", windowed, Options{NoSitemap: true}},
+		{"a repeated id", sameID, Options{NoSitemap: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reused := c.f.render(t, c.o)

@@ -70,7 +70,9 @@ type treeCtx struct {
 	// splice, on a worker of node pages, makes the sidebar one item of
 	// markup put together from parts rendered once per tree (items):
 	// itemCache's, and halves, the open items' markup around their
-	// children. Set when the tree block is the embedded one (joinItems).
+	// children, by the item's link (unique, as a node's page is, where
+	// ids may repeat). Set when the tree block is the embedded one
+	// (joinItems).
 	splice bool
 	halves map[string][2]string
 	// pages holds each node's page (layout.NodePage).
@@ -484,7 +486,7 @@ func (x *treeCtx) openItem(it *TreeItem) (string, bool) {
 		return "", false
 	}
 	children := it.Children[0]
-	hv, ok := x.halves[it.ID]
+	hv, ok := x.halves[it.Href]
 	if !ok {
 		// The mark stands in for the children's items: the list around
 		// it is theirs (its classes are its first item's).
@@ -496,7 +498,7 @@ func (x *treeCtx) openItem(it *TreeItem) (string, bool) {
 		}
 		pre, post, _ := strings.Cut(string(h), childrenMark)
 		hv = [2]string{pre, post}
-		x.halves[it.ID] = hv
+		x.halves[it.Href] = hv
 	}
 	return hv[0] + string(children.HTML) + hv[1], true
 }
