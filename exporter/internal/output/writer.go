@@ -802,9 +802,6 @@ func (w *Writer) step(name string) {
 	}
 }
 
-// isOS reports whether fsys is the OS file system, where paths are real
-// paths and the system calls afero does not offer (links, the exchange)
-// can be used on them.
 // writeFile writes data to the file full, created or truncated, as
 // afero.WriteFile does; on the operating system's file system without the
 // runtime's poller (plainfile: a site writes a file a page).
@@ -823,6 +820,9 @@ func (w *Writer) writeFile(full string, data []byte) error {
 	return err
 }
 
+// isOS reports whether fsys is the OS file system, where paths are real
+// paths and the system calls afero does not offer (links, the exchange)
+// can be used on them.
 func isOS(fsys afero.Fs) bool {
 	_, ok := fsys.(*afero.OsFs)
 	return ok
