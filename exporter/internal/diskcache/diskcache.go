@@ -30,7 +30,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -145,20 +144,11 @@ func (s *Store) Get(key string) ([]byte, bool) {
 // read returns the body of the entry at path and its mark of use; false
 // when there is none, or a damaged one (logged).
 func (s *Store) read(path string) ([]byte, time.Time, bool) {
-	f, err := plainfile.Open(path)
-	if err != nil {
-		return nil, time.Time{}, false
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() {
-		return nil, time.Time{}, false
-	}
 	// One read of the size the file has: entries are replaced whole
 	// (written aside and renamed), never grown in place, so a short read
 	// is a damaged entry, not one still being written.
-	data := make([]byte, info.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	data, modified, err := plainfile.ReadFile(path)
+	if err != nil {
 		return nil, time.Time{}, false
 	}
 	body := data
@@ -173,7 +163,7 @@ func (s *Store) read(path string) ([]byte, time.Time, bool) {
 		s.o.Log.Debug("invalid cache entry treated as a miss", "cache", s.o.Name, "file", path)
 		return nil, time.Time{}, false
 	}
-	return body, info.ModTime(), true
+	return body, modified, true
 }
 
 // Put keeps body under key.

@@ -809,15 +809,7 @@ func (w *Writer) writeFile(full string, data []byte) error {
 	if !isOS(w.fs) {
 		return afero.WriteFile(w.fs, full, data, 0o644)
 	}
-	f, err := plainfile.Create(full, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return plainfile.WriteFile(full, data, 0o644)
 }
 
 // isOS reports whether fsys is the OS file system, where paths are real
