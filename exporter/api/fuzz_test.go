@@ -218,11 +218,14 @@ func FuzzDecodeNodeDetail(f *testing.F) {
 }
 
 func FuzzDecodeResolved(f *testing.F) {
-	seed(f, []string{"/api/v1/curricula/s/resolved", "/api/v1/curricula/s/resolved?variant=SVar&locale=es"},
+	seed(f, []string{"/api/v1/curricula/s/resolved", "/api/v1/curricula/s/resolved?variant=SVar&locale=es"}, append([]string{
 		`{"data":{"id":"c","attributes":{"title":"T","resolved_at":1700000000},"children":[{"id":"x","attributes":{"children":[{"id":"y"}]}}]},"meta":{"variant_chain":["a",1,null]}}`,
-		`{"data":{"relationships":{"nodes":[{"id":"r","relationships":{"children":{"data":[{"id":"s","attributes":{"translation_metadata":{"status":"s"}}}]}}}]}}}`)
+		`{"data":{"relationships":{"nodes":[{"id":"r","relationships":{"children":{"data":[{"id":"s","attributes":{"translation_metadata":{"status":"s"}}}]}}}]}}}`,
+		// Bodies decodeSplit reads, or must leave to decodeWhole.
+	}, splitSeeds...)...)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkDecoder(t, body, func(r *ResolvedCurriculum) []map[string]json.RawMessage { return resolvedAttrsOf(r.Nodes, nil) })
+		checkSplit(t, body)
 		// DecodeResolved is Decode into a *ResolvedCurriculum.
 		r, err := DecodeResolved(body)
 		if (r == nil) == (err == nil) {

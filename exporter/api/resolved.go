@@ -393,10 +393,35 @@ type resolvedMeta struct {
 }
 
 // decodeBody reads the envelope of GET /api/v1/curricula/:id/resolved.
+// A tree is read in parts side by side (decodeSplit); a body that way does
+// not read is read whole, which also words its errors.
 func (r *ResolvedCurriculum) decodeBody(body []byte) error {
-	data, meta, err := decodeEnvelope[resource[resolvedCurriculumAttrs], resolvedMeta](body, "resolved curriculum")
+	if r.decodeSplit(body) {
+		return nil
+	}
+	return r.decodeWhole(body)
+}
+
+// decodeWhole reads the body of a resolved curriculum with encoding/json
+// from its top, its nodes side by side once all are read.
+func (r *ResolvedCurriculum) decodeWhole(body []byte) error {
+	out, roots, meta, err := decodeResolvedHead(body)
 	if err != nil {
 		return err
+	}
+	if out.Nodes, err = resolvedNodesOf(roots, 0); err != nil {
+		return errorIn("resolved curriculum", "nodes", err)
+	}
+	*r = out.counted(meta)
+	return nil
+}
+
+// decodeResolvedHead reads a resolved curriculum's envelope, all but its
+// nodes: it returns them as records, not yet read into ResolvedNodes.
+func decodeResolvedHead(body []byte) (ResolvedCurriculum, []resolvedNodeWire, *resolvedMeta, error) {
+	data, meta, err := decodeEnvelope[resource[resolvedCurriculumAttrs], resolvedMeta](body, "resolved curriculum")
+	if err != nil {
+		return ResolvedCurriculum{}, nil, nil, err
 	}
 	a := data.Attributes
 	out := ResolvedCurriculum{
@@ -416,35 +441,41 @@ func (r *ResolvedCurriculum) decodeBody(body []byte) error {
 	for _, name := range meta.VariantChain {
 		out.VariantChain = append(out.VariantChain, string(name))
 	}
-	roots, err := relationList[resolvedNodeWire](data.Relationships, "content_nodes", "root_nodes", "nodes")
+	roots, err := relationList[resolvedNodeWire](data.Relationships, rootRelations...)
 	if err != nil {
-		return fmt.Errorf("decode resolved curriculum: %w", err)
+		return ResolvedCurriculum{}, nil, nil, fmt.Errorf("decode resolved curriculum: %w", err)
 	}
 	if roots == nil && !isNull(data.Children) {
 		// A tree under children instead of relationships.
 		if err := within("children", unmarshal(data.Children, &roots)); err != nil {
-			return errorIn("resolved curriculum", "data", err)
+			return ResolvedCurriculum{}, nil, nil, errorIn("resolved curriculum", "data", err)
 		}
 	}
-	if out.Nodes, err = resolvedNodesOf(roots, 0); err != nil {
-		return errorIn("resolved curriculum", "nodes", err)
-	}
+	return out, roots, meta, nil
+}
+
+// rootRelations are the relationships that may hold a resolved
+// curriculum's top nodes, the first present (and not null) winning.
+var rootRelations = []string{"content_nodes", "root_nodes", "nodes"}
+
+// counted returns c with its node count and depth: meta's when it gives
+// them, else those of c's nodes.
+func (c ResolvedCurriculum) counted(meta *resolvedMeta) ResolvedCurriculum {
 	count, deepest := 0, 0
-	for i := range out.Nodes {
-		out.Nodes[i].walk(func(x *ResolvedNode) {
+	for i := range c.Nodes {
+		c.Nodes[i].walk(func(x *ResolvedNode) {
 			count++
 			deepest = max(deepest, x.Depth)
 		})
 	}
-	out.NodeCount, out.MaxDepth = count, deepest
+	c.NodeCount, c.MaxDepth = count, deepest
 	if meta.NodeCount != nil {
-		out.NodeCount = int(*meta.NodeCount)
+		c.NodeCount = int(*meta.NodeCount)
 	}
 	if meta.MaxDepth != nil {
-		out.MaxDepth = int(*meta.MaxDepth)
+		c.MaxDepth = int(*meta.MaxDepth)
 	}
-	*r = out
-	return nil
+	return c
 }
 
 // decodeBody reads the envelope of GET /api/v1/content_nodes/:id/resolved.
