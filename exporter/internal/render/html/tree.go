@@ -75,6 +75,10 @@ type treeCtx struct {
 	// (joinItems).
 	splice bool
 	halves map[string][2]string
+	// levels holds, by the link of the open item on the path above the
+	// page's node, its list's markup around its children's (see
+	// spliceVia): the same on every page under it.
+	levels map[string][2]string
 	// pages holds each node's page (layout.NodePage).
 	pages map[*model.Node]string
 }
@@ -201,7 +205,7 @@ func (x *treeCtx) renderPages(w render.Writer) error {
 		wx.itemCache = map[string]template.HTML{}
 		if !x.r.opts.blocksOnEveryPage {
 			wx.blocks = blocks{}
-			wx.splice, wx.halves = x.r.joinItems, map[string][2]string{}
+			wx.splice, wx.halves, wx.levels = x.r.joinItems, map[string][2]string{}, map[string][2]string{}
 		}
 		wg.Go(func() {
 			each(k, func(f *flatNode) error {
@@ -355,6 +359,17 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 	// window, so an item's markup does not depend on the page.
 	l := &itemList{x: x, out: make([]*TreeItem, 0, hi-lo+2), class: x.itemClass(ns[0], len(ns[0].Children) > 0 && !all),
 		splice: x.splice && p.Kind == "node"}
+	if l.splice {
+		if via := spliceVia(ns[lo:hi], open, current); via != nil {
+			l.via = p.Href(x.pages[via])
+			if lv, ok := x.levels[l.via]; ok {
+				if kids := x.items(p, via.Children, open, all, current); len(kids) == 1 && kids[0].HTML != "" {
+					return []*TreeItem{{ListClass: l.class, HTML: template.HTML(lv[0] + string(kids[0].HTML) + lv[1])}} // parts of html/template's output
+				}
+				l.via = ""
+			}
+		}
+	}
 	if lo > 0 {
 		l.add(x.elided(p, lo, l.class))
 	}
@@ -385,8 +400,11 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 				// An open item other than the page's own: the same on every
 				// page under it but for its children, which go between
 				// the halves of it rendered once.
-				if h, ok := x.openItem(it); ok {
-					l.run = append(l.run, h)
+				if pre, post, ok := x.openItem(it); ok {
+					if it.Href == l.via {
+						l.viaSeen, l.viaAt, l.viaPre, l.viaPost = true, len(l.run), pre, post
+					}
+					l.run = append(l.run, pre+string(it.Children[0].HTML)+post)
 					continue
 				}
 			}
@@ -402,8 +420,30 @@ func (x *treeCtx) items(p *Page, ns []*model.Node, open map[string]bool, all boo
 	if hi < len(ns) {
 		l.add(x.elided(p, len(ns)-hi, l.class))
 	}
+	l.keepLevel()
 	l.flush()
 	return l.out
+}
+
+// spliceVia returns the one node of ns (a list's listed window) on the
+// path above the page's own: its list is then the same on every page
+// under it but for its children's (x.levels). nil when the list holds
+// the page's own node, none on the path, or more than one (ids may
+// repeat).
+func spliceVia(ns []*model.Node, open map[string]bool, current string) *model.Node {
+	var via *model.Node
+	for _, n := range ns {
+		switch {
+		case n.ID == current:
+			return nil
+		case open[n.ID]:
+			if via != nil || len(n.Children) == 0 {
+				return nil
+			}
+			via = n
+		}
+	}
+	return via
 }
 
 // item is the sidebar item of node n, linked by href, in a list of
@@ -430,6 +470,29 @@ type itemList struct {
 	run    []string
 	class  string
 	splice bool
+	// via is the link of the list's item on the path above the page's
+	// node (spliceVia), when its markup is not yet in x.levels; viaAt is
+	// where its markup is in run, around its children's viaPre and viaPost.
+	via             string
+	viaSeen         bool
+	viaAt           int
+	viaPre, viaPost string
+}
+
+// keepLevel keeps in x.levels the markup of the list around its item
+// on the path's children (via), when the whole list is one run.
+func (l *itemList) keepLevel() {
+	if l.via == "" || !l.viaSeen || len(l.out) > 0 {
+		return
+	}
+	pre, post := l.viaPre, l.viaPost
+	if before := l.run[:l.viaAt]; len(before) > 0 {
+		pre = strings.Join(before, "\n") + "\n" + pre
+	}
+	if after := l.run[l.viaAt+1:]; len(after) > 0 {
+		post += "\n" + strings.Join(after, "\n")
+	}
+	l.x.levels[l.via] = [2]string{pre, post}
 }
 
 // add adds an item built for this page: when splice, to the run,
@@ -477,13 +540,13 @@ func (x *treeCtx) renderItem(it *TreeItem) (template.HTML, bool) {
 // rendered (openItem): no escaped text holds a NUL.
 const childrenMark = "\x00"
 
-// openItem returns the markup of the open item it with its children's
-// list, spliced (one item of markup): the halves around the list's items
-// come from rendering it once per tree with a mark for them (x.halves).
-// false when the halves cannot be told apart.
-func (x *treeCtx) openItem(it *TreeItem) (string, bool) {
+// openItem returns the markup of the open item it around its children's
+// list (one item of markup, it.Children[0].HTML): the halves come from
+// rendering it once per tree with a mark for the list (x.halves). false
+// when the halves cannot be told apart.
+func (x *treeCtx) openItem(it *TreeItem) (pre, post string, ok bool) {
 	if len(it.Children) != 1 || it.Children[0].HTML == "" {
-		return "", false
+		return "", "", false
 	}
 	children := it.Children[0]
 	hv, ok := x.halves[it.Href]
@@ -494,13 +557,13 @@ func (x *treeCtx) openItem(it *TreeItem) (string, bool) {
 		h, rendered := x.renderItem(it)
 		it.Children = []*TreeItem{children}
 		if !rendered || strings.Count(string(h), childrenMark) != 1 {
-			return "", false
+			return "", "", false
 		}
 		pre, post, _ := strings.Cut(string(h), childrenMark)
 		hv = [2]string{pre, post}
 		x.halves[it.Href] = hv
 	}
-	return hv[0] + string(children.HTML) + hv[1], true
+	return hv[0], hv[1], true
 }
 
 // itemClass is the classes of a sidebar item of node n: its icon, and
