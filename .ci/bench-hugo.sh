@@ -16,6 +16,7 @@
 #   make bench-hugo                 # 5,000 and 20,000 pages
 #   PAGES="2000" .ci/bench-hugo.sh  # other sizes
 #   REPS=5 .ci/bench-hugo.sh        # runs of each tool per size (default 3)
+#   WARMUP=0 .ci/bench-hugo.sh      # no untimed run of each tool first (default 1)
 #
 # Each tool runs REPS times, turn about (curex first, then Hugo first, ...),
 # each time into a new folder, nothing deleted until the end: on ext4
@@ -23,6 +24,13 @@
 # costs more (the inode allocator skips recently deleted inodes), which
 # would charge one tool for the other's clean-up. The figures are each
 # tool's median time and its largest peak memory; every run is printed.
+# Before the timed runs each tool runs WARMUP times (default 1) untimed,
+# its folders kept too, as hyperfine's --warmup does: the first files made
+# after a mass deletion (the setup's, an earlier bench's clean-up) pay the
+# inode allocator's scan of the inodes deleted in the last minutes, and
+# that charged whichever tool ran first: two runs of this script one after
+# the other gave curex 3.06 CPU-s in the first, 4.16 in the second, Hugo
+# 11.07 and 11.78 (session 21, docs/BENCHMARKS.md).
 #
 # Needs bin/curex (make build), Hugo (HUGO, default $(go env GOPATH)/bin/hugo:
 # go install github.com/gohugoio/hugo@v0.165.0) and GNU time (/usr/bin/time).
@@ -154,6 +162,12 @@ HTML
     measure "$HUGO" --source "$site" --destination "$dir/hugo-public-$1" --quiet
   }
   ctimes=() htimes=() ccpu=() hcpu=() ck=0 hk=0
+  for w in $(seq "${WARMUP:-1}"); do
+    for tool in curex hugo; do
+      read -r s _ u y < <("run_$tool" "warmup-$w")
+      echo "         warm-up $w $tool: $s s, $(awk -v u="$u" -v y="$y" 'BEGIN{printf "%.2f", u+y}') CPU-s (not counted)" >&2
+    done
+  done
   echo "         load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
   for r in $(seq "$REPS"); do
     if (( r % 2 == 1 )); then order="curex hugo"; else order="hugo curex"; fi
