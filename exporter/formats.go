@@ -246,7 +246,7 @@ func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error
 	}
 	var nodes []*model.Node
 	t.Walk(func(n *model.Node) bool {
-		if nodeMayHaveMath(n) {
+		if content.AttributesMayHaveMath(n.Attributes) {
 			nodes = append(nodes, n)
 		}
 		return true
@@ -261,17 +261,6 @@ func (f *treeFormats) mathErrors(ctx context.Context, t *model.Tree) (int, error
 		return 0, fmt.Errorf("math of %s: %w", t.Dir(), err)
 	}
 	return int(failures.Load()), nil
-}
-
-// nodeMayHaveMath reports whether an attribute of n holds a math
-// delimiter (see content.MayHaveMath).
-func nodeMayHaveMath(n *model.Node) bool {
-	for _, raw := range n.Attributes {
-		if content.MayHaveMath(string(raw)) {
-			return true
-		}
-	}
-	return false
 }
 
 // wait waits for the deferred work (the PDFs) and returns the exports

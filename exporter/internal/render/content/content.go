@@ -164,7 +164,11 @@ func (r *Converter) markdown(buf *bytes.Buffer, src, idPrefix string, shift int,
 		}
 	}()
 	prefix := sanitizeIDPrefix(idPrefix)
-	source := []byte(defuse(src))
+	defused := defuse(src)
+	if r.countOnly && !MayHaveMath(defused) {
+		return nil // no math to convert: nothing to parse
+	}
+	source := []byte(defused)
 	pc := parser.NewContext(parser.WithIDs(&prefixIDs{prefix: prefix}))
 	pc.Set(shiftKey, shift)
 	pc.Set(prefixKey, prefix)

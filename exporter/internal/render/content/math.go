@@ -109,10 +109,90 @@ func (r *Converter) WithContext(ctx context.Context) *Converter {
 	return &c
 }
 
-// MayHaveMath reports whether s holds a math delimiter at all: a cheap
-// test to skip strings with no math.
+// MayHaveMath reports whether Markdown text s may hold math as the
+// renderers read it: a delimiter ($, \(, \[), or a fence whose language
+// codeLanguage reads as math ("```Math", "~~~~math"). It is a cheap test
+// to skip text with none; it never says no to text with math
+// (FuzzMath).
 func MayHaveMath(s string) bool {
-	return strings.Contains(s, "$") || strings.Contains(s, `\(`) || strings.Contains(s, `\[`) || strings.Contains(s, "math")
+	return strings.Contains(s, "$") || strings.Contains(s, `\(`) || strings.Contains(s, `\[`) || hasMathFence(s)
+}
+
+// hasMathFence reports whether a run of three backticks or tildes in s is
+// followed, on its line, by a first word that codeLanguage reads as math
+// (more fence characters and spaces before it skipped): a superset of the
+// fenced blocks goldmark opens with that language.
+func hasMathFence(s string) bool {
+	for _, fence := range []string{"```", "~~~"} {
+		for rest := s; ; {
+			i := strings.Index(rest, fence)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(fence):]
+			line := rest
+			if end := strings.IndexAny(line, "\n\r"); end >= 0 {
+				line = line[:end]
+			}
+			line = strings.TrimLeft(line, "`~ \t")
+			if word, _, _ := strings.Cut(line, " "); codeLanguage([]byte(word)) == "math" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// AttributesMayHaveMath reports whether a node's attributes (members as
+// received) may hold math (MayHaveMath of any string in them): a cheap
+// test on the JSON text, which decodes a member only when it holds a
+// fence and no delimiter. A member with a \u escape may hold anything,
+// so it may hold math.
+func AttributesMayHaveMath(attributes map[string]json.RawMessage) bool {
+	for _, raw := range attributes {
+		if rawMayHaveMath(raw) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawMayHaveMath is AttributesMayHaveMath of one member.
+func rawMayHaveMath(raw json.RawMessage) bool {
+	switch {
+	case bytes.Contains(raw, []byte(`\u`)):
+		return true
+	case bytes.Contains(raw, []byte("$")) || bytes.Contains(raw, []byte(`\(`)) || bytes.Contains(raw, []byte(`\[`)):
+		return true // in JSON text \( is \\(, which holds \(
+	case !bytes.Contains(raw, []byte("```")) && !bytes.Contains(raw, []byte("~~~")):
+		return false
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return true
+	}
+	return anyString(v, MayHaveMath)
+}
+
+// anyString reports whether f holds for a string in the decoded JSON v.
+func anyString(v any, f func(string) bool) bool {
+	switch v := v.(type) {
+	case string:
+		return f(v)
+	case []any:
+		for _, x := range v {
+			if anyString(x, f) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			if f(k) || anyString(x, f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // docTallyAttr is the Document attribute through which the math renderer

@@ -107,6 +107,7 @@ func FuzzMath(f *testing.F) {
 		"$x$ and $5 and $10", "$$\n\\frac12\n$$", "\\[x\\] \\(y\\)", "```math\n\\sqrt2\n```",
 		"`$x$` \\$y$", "$\\href{javascript:x}{y}$", "$\\text{<b>}$", "- $$\n  a\n  $$\n> $b$",
 		"$\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}$", "$\\def\\a{\\a}\\a$", "$$5 off $3$",
+		"```MATH\n\\foo\n```", "~~~~ M-a.t_h!\n\\foo\n~~~~", "````math\r\\foo\r````", "> ```math\n> x\n> ```",
 	} {
 		f.Add(s)
 	}
@@ -126,6 +127,12 @@ func FuzzMath(f *testing.F) {
 		n, err := r.MathErrors(context.Background(), map[string]json.RawMessage{"description": raw}, "")
 		if err != nil || n != tally.MathErrors() {
 			t.Fatalf("MathErrors = %d, %v; rendering counted %d", n, err, tally.MathErrors())
+		}
+		// The cheap tests never say no to what the page shows as math.
+		if shown := strings.Contains(string(got), "<math") || tally.MathErrors() > 0; shown &&
+			(!MayHaveMath(src) || !AttributesMayHaveMath(map[string]json.RawMessage{"description": raw})) {
+			t.Fatalf("the page shows math, MayHaveMath = %v, AttributesMayHaveMath = %v", MayHaveMath(src),
+				AttributesMayHaveMath(map[string]json.RawMessage{"description": raw}))
 		}
 	})
 }
@@ -174,5 +181,39 @@ func TestMathErrorsAsShown(t *testing.T) {
 				t.Errorf("MathErrors %d, rendering counted %d and showed %d, want %d\n%s", got, tally.MathErrors(), shown, tt.want, page)
 			}
 		})
+	}
+}
+
+// TestMayHaveMath: which text the cheap tests let through to the parse
+// that counts math, as text and as a node's members.
+func TestMayHaveMath(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"Solve $x$", true},
+		{`\(x\) and \[y\]`, true},
+		{"```math\nx\n```", true},
+		{"```MATH\nx\n```", true},
+		{"~~~~ Math!\nx\n~~~~", true},
+		{"````math\rx\r````", true},
+		{"> ```math\n> x\n> ```", true},
+		{"Mathematics, a math course", false},
+		{"```python\nprint(1)\n```", false},
+		{"```ma th\nx\n```", false},
+		{"plain text", false},
+	} {
+		raw, _ := json.Marshal(tt.text)
+		if got := MayHaveMath(tt.text); got != tt.want {
+			t.Errorf("MayHaveMath(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+		if got := AttributesMayHaveMath(map[string]json.RawMessage{"body": raw}); got != tt.want {
+			t.Errorf("AttributesMayHaveMath(%s) = %v, want %v", raw, got, tt.want)
+		}
+	}
+	for _, raw := range []string{`"\u0024x\u0024"`, `["a", {"k": "~~~math\nx\n~~~"}]`, `{"a": 1, "b": ["$"]}`} {
+		if !AttributesMayHaveMath(map[string]json.RawMessage{"body": json.RawMessage(raw)}) {
+			t.Errorf("AttributesMayHaveMath(%s) = false", raw)
+		}
 	}
 }
