@@ -59,6 +59,7 @@ func TestDisplayMathOnOneLine(t *testing.T) {
 		{"in a list item with text after", "- $$y = mx + b$$\n  more\n- two", "ul(li($$ t) li(t))"},
 		{"in a quote", "> $$y = mx + b$$\n> after", "blockquote($$ p(t))"},
 		{"before indented code", "$$y = mx + b$$\n\n    code", "$$ pre(code(t))"},
+		{"a fence whose language reads as math", "```Math!\nc\n```\n~~~~ {math} x\nd\n~~~~\nAfter.", "$$ $$ p(t)"},
 		{"every display form in a row", "$$a$$\n\\[b\\]\n```math\nc\n```\n$$\nd\n$$\n\\[\ne\n\\]\nText $f$ and \\(g\\).", "$$ $$ $$ $$ $$ p(t $ t $ t)"},
 		{"multi-line then one-line", "$$\na\n$$\n$$b$$\nAfter.", "$$ $$ p(t)"},
 		{"one-line then multi-line", "$$a$$\n$$\nb\n$$\nAfter.", "$$ $$ p(t)"},

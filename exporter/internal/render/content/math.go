@@ -89,7 +89,7 @@ func mathOf(node ast.Node, source []byte) (tex string, display, ok bool) {
 	case *mathBlock:
 		return strings.TrimSpace(string(n.tex)), true, true
 	case *ast.FencedCodeBlock:
-		if codeLanguage(n.Language(source)) != "math" {
+		if !mathml.FenceIsMath(string(n.Language(source))) {
 			return "", false, false
 		}
 		return strings.TrimSpace(string(codeOf(n, source))), true, true
@@ -111,7 +111,7 @@ func (r *Converter) WithContext(ctx context.Context) *Converter {
 
 // MayHaveMath reports whether Markdown text s may hold math as the
 // renderers read it: a delimiter ($, \(, \[), or a fence whose language
-// codeLanguage reads as math ("```Math", "~~~~math"). It is a cheap test
+// reads as math (mathml.FenceIsMath: "```Math", "~~~~ {math}"). It is a cheap test
 // to skip text with none; it never says no to text with math
 // (FuzzMath).
 func MayHaveMath(s string) bool {
@@ -119,9 +119,9 @@ func MayHaveMath(s string) bool {
 }
 
 // hasMathFence reports whether a run of three backticks or tildes in s is
-// followed, on its line, by a first word that codeLanguage reads as math
-// (more fence characters and spaces before it skipped): a superset of the
-// fenced blocks goldmark opens with that language.
+// followed, on its line, by an info string mathml.FenceIsMath reads as
+// math (more fence characters and spaces before it skipped): a superset
+// of the fenced blocks goldmark opens with that language.
 func hasMathFence(s string) bool {
 	for _, fence := range []string{"```", "~~~"} {
 		for rest := s; ; {
@@ -134,8 +134,7 @@ func hasMathFence(s string) bool {
 			if end := strings.IndexAny(line, "\n\r"); end >= 0 {
 				line = line[:end]
 			}
-			line = strings.TrimLeft(line, "`~ \t")
-			if word, _, _ := strings.Cut(line, " "); codeLanguage([]byte(word)) == "math" {
+			if mathml.FenceIsMath(strings.TrimLeft(line, "`~ \t")) {
 				return true
 			}
 		}

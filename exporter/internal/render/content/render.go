@@ -9,6 +9,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/curex/curex/exporter/internal/render/mathml"
 )
 
 // maxHighlight is the largest code block chroma highlights; larger blocks
@@ -211,19 +213,12 @@ func isComment(raw []byte) bool {
 	return end >= 0 && 4+end+3 == len(raw)
 }
 
-// codeLanguage returns the safe token of a fence's info string: lower case,
-// letters, digits and "+#-_." only.
+// codeLanguage returns the safe token of a fence's language (goldmark's
+// Language: the first word of its info string), as mathml.LanguageName
+// reads it: the one reading of a fence's language for highlighting and
+// for math.
 func codeLanguage(info []byte) string {
-	var b strings.Builder
-	for _, c := range bytes.ToLower(info) {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '#' || c == '-' || c == '_' || c == '.' {
-			b.WriteByte(c)
-		}
-		if b.Len() >= 32 {
-			break
-		}
-	}
-	return b.String()
+	return mathml.LanguageName(string(info))
 }
 
 // Code blocks are <pre tabindex="0">: a line wider than the page scrolls

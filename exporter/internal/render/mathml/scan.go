@@ -271,7 +271,7 @@ func Scan(src string) []Span {
 				break
 			}
 			fence = trimmed[:n]
-			if f, _, _ := strings.Cut(info, " "); strings.EqualFold(f, "math") {
+			if FenceIsMath(info) {
 				mathFence, texStart = i, next
 			}
 		default:
@@ -291,6 +291,33 @@ func Scan(src string) []Span {
 		i = next
 	}
 	return spans
+}
+
+// FenceIsMath reports whether a fenced block whose info string is info
+// holds display math: its language (LanguageName of the first word) is
+// "math". It is the one reading of a fence for Scan and for the
+// renderers' goldmark parser (render/content), so "```Math!" and
+// "~~~ {math}" are math in every format.
+func FenceIsMath(info string) bool {
+	word, _, _ := strings.Cut(strings.TrimSpace(info), " ")
+	return LanguageName(word) == "math"
+}
+
+// LanguageName is the safe token of a fenced block's language as written
+// (the first word of its info string): lower case, letters, digits and
+// "+#-_." only, at most 32 bytes.
+func LanguageName(word string) string {
+	var b strings.Builder
+	for i := 0; i < len(word) && b.Len() < 32; i++ {
+		c := word[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '#' || c == '-' || c == '_' || c == '.' {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func delimOf(closer string) Delim {
