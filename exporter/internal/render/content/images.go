@@ -1,6 +1,7 @@
 package content
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -105,6 +106,14 @@ func writeImage(w util.BufWriter, n *ast.Image, dest []byte, alt string, kind ur
 // node's attributes, as Node would render them (the same reading, the
 // same Markdown), each once, in the order they appear.
 func (r *Converter) ImageURLs(attributes map[string]json.RawMessage, nodeTitle string) []string {
+	if !mayHoldImages(attributes) {
+		return nil // no member holds an image: nothing to parse
+	}
+	return r.imageURLs(attributes, nodeTitle)
+}
+
+// imageURLs is ImageURLs without its test of the members' JSON text.
+func (r *Converter) imageURLs(attributes map[string]json.RawMessage, nodeTitle string) []string {
 	var out []string
 	seen := map[string]bool{}
 	markdown := func(src string) {
@@ -144,4 +153,19 @@ func (r *Converter) ImageURLs(attributes map[string]json.RawMessage, nodeTitle s
 		value(s.Value)
 	}
 	return out
+}
+
+// mayHoldImages reports whether a member's JSON text holds what an image
+// in Markdown needs ("](", "][" or, for a reference's definition, "]:")
+// or a \u escape, which may spell it: ImageURLs' test before it parses a
+// node's members, a superset of the test it makes of each text.
+func mayHoldImages(attributes map[string]json.RawMessage) bool {
+	for _, raw := range attributes {
+		for _, s := range []string{`\u`, "](", "][", "]:"} {
+			if bytes.Contains(raw, []byte(s)) {
+				return true
+			}
+		}
+	}
+	return false
 }

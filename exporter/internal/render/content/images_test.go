@@ -69,4 +69,14 @@ func TestImageURLs(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
+	// An image spelled with a JSON escape, alone in its node.
+	escaped := map[string]json.RawMessage{"description": json.RawMessage(`"![h]\u0028https://x.example/6.png)"`)}
+	if got := content.New().ImageURLs(escaped, ""); !slices.Equal(got, []string{"https://x.example/6.png"}) {
+		t.Errorf("ImageURLs of an escaped image = %q", got)
+	}
+	// Members with no image's brackets: no parse, no URL.
+	none := map[string]json.RawMessage{"description": json.RawMessage(`"Text [a link] and (parentheses), $x$"`), "minutes": json.RawMessage(`20`)}
+	if got := content.New().ImageURLs(none, ""); got != nil {
+		t.Errorf("ImageURLs of members without images = %q", got)
+	}
 }

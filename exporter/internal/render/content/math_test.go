@@ -107,7 +107,7 @@ func FuzzMath(f *testing.F) {
 		"$x$ and $5 and $10", "$$\n\\frac12\n$$", "\\[x\\] \\(y\\)", "```math\n\\sqrt2\n```",
 		"`$x$` \\$y$", "$\\href{javascript:x}{y}$", "$\\text{<b>}$", "- $$\n  a\n  $$\n> $b$",
 		"$\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}$", "$\\def\\a{\\a}\\a$", "$$5 off $3$",
-		"```MATH\n\\foo\n```", "~~~~ M-a.t_h!\n\\foo\n~~~~", "````math\r\\foo\r````", "> ```math\n> x\n> ```",
+		"```MATH\n\\foo\n```", "~~~~ M-a.t_h!\n\\foo\n~~~~", "![a](https://x.example/a.png) ![b][r]\n\n[r]: https://x.example/b.png", "````math\r\\foo\r````", "> ```math\n> x\n> ```",
 	} {
 		f.Add(s)
 	}
@@ -128,7 +128,10 @@ func FuzzMath(f *testing.F) {
 		if err != nil || n != tally.MathErrors() {
 			t.Fatalf("MathErrors = %d, %v; rendering counted %d", n, err, tally.MathErrors())
 		}
-		// The cheap tests never say no to what the page shows as math.
+		// The cheap tests never say no to what the page shows: math, an image.
+		if members := map[string]json.RawMessage{"description": raw}; len(r.imageURLs(members, "")) > 0 && !mayHoldImages(members) {
+			t.Fatalf("the page holds images %q, mayHoldImages says none", r.imageURLs(members, ""))
+		}
 		if shown := strings.Contains(string(got), "<math") || tally.MathErrors() > 0; shown &&
 			(!MayHaveMath(src) || !AttributesMayHaveMath(map[string]json.RawMessage{"description": raw})) {
 			t.Fatalf("the page shows math, MayHaveMath = %v, AttributesMayHaveMath = %v", MayHaveMath(src),
