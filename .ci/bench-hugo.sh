@@ -31,6 +31,8 @@
 # that charged whichever tool ran first: two runs of this script one after
 # the other gave curex 3.06 CPU-s in the first, 4.16 in the second, Hugo
 # 11.07 and 11.78 (session 21, docs/BENCHMARKS.md).
+# Each run prints its user and system seconds apart: a run slowed that
+# way shows it in its system time, which both tools pay alike.
 #
 # Needs bin/curex (make build), Hugo (HUGO, default $(go env GOPATH)/bin/hugo:
 # go install github.com/gohugoio/hugo@v0.165.0) and GNU time (/usr/bin/time).
@@ -165,7 +167,7 @@ HTML
   for w in $(seq "${WARMUP:-1}"); do
     for tool in curex hugo; do
       read -r s _ u y < <("run_$tool" "warmup-$w")
-      echo "         warm-up $w $tool: $s s, $(awk -v u="$u" -v y="$y" 'BEGIN{printf "%.2f", u+y}') CPU-s (not counted)" >&2
+      echo "         warm-up $w $tool: $s s, $(awk -v u="$u" -v y="$y" 'BEGIN{printf "%.2f", u+y}') CPU-s ($u user, $y system; not counted)" >&2
     done
   done
   echo "         load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -174,7 +176,7 @@ HTML
     for tool in $order; do
       read -r s k u y < <("run_$tool" "$r")
       cpu=$(awk -v u="$u" -v y="$y" 'BEGIN{printf "%.2f", u+y}')
-      echo "         run $r $tool: $s s, $cpu CPU-s, $((k / 1024)) MB" >&2
+      echo "         run $r $tool: $s s, $cpu CPU-s ($u user, $y system), $((k / 1024)) MB" >&2
       if [ "$tool" = curex ]; then
         ctimes+=("$s") ccpu+=("$cpu")
         if (( k > ck )); then ck=$k; fi
