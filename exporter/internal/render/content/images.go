@@ -1,7 +1,6 @@
 package content
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -161,10 +160,8 @@ func (r *Converter) imageURLs(attributes map[string]json.RawMessage, nodeTitle s
 // node's members, a superset of the test it makes of each text.
 func mayHoldImages(attributes map[string]json.RawMessage) bool {
 	for _, raw := range attributes {
-		for _, s := range []string{`\u`, "](", "][", "]:"} {
-			if bytes.Contains(raw, []byte(s)) {
-				return true
-			}
+		if mayHold(raw, "](", "][", "]:") {
+			return true
 		}
 	}
 	return false

@@ -159,11 +159,9 @@ func AttributesMayHaveMath(attributes map[string]json.RawMessage) bool {
 // rawMayHaveMath is AttributesMayHaveMath of one member.
 func rawMayHaveMath(raw json.RawMessage) bool {
 	switch {
-	case bytes.Contains(raw, []byte(`\u`)):
-		return true
-	case bytes.Contains(raw, []byte("$")) || bytes.Contains(raw, []byte(`\(`)) || bytes.Contains(raw, []byte(`\[`)):
+	case mayHold(raw, "$", `\(`, `\[`):
 		return true // in JSON text \( is \\(, which holds \(
-	case !bytes.Contains(raw, []byte("```")) && !bytes.Contains(raw, []byte("~~~")):
+	case !mayHold(raw, "```", "~~~"):
 		return false
 	}
 	var v any
@@ -171,6 +169,21 @@ func rawMayHaveMath(raw json.RawMessage) bool {
 		return true
 	}
 	return anyString(v, MayHaveMath)
+}
+
+// mayHold reports whether a member's JSON text holds one of marks, or a
+// \u escape, which may spell one: the cheap test made of a member before
+// it is decoded (AttributesMayHaveMath, ImageURLs).
+func mayHold(raw json.RawMessage, marks ...string) bool {
+	if bytes.Contains(raw, []byte(`\u`)) {
+		return true
+	}
+	for _, m := range marks {
+		if bytes.Contains(raw, []byte(m)) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyString reports whether f holds for a string in the decoded JSON v.
