@@ -43,7 +43,10 @@ GO_DIRS     := cmd exporter templates themes
 #   a publisher's styles or theme files, 20 to 37 s each under -race on an idle machine: about 60 s
 #   of the html package's 106); and TestSharedBlocksAsRendered (four trees rendered with and
 #   without the blocks node pages share, to compare the bytes: 49 s of the race suite in CI of
-#   eb6bcf8; TestThemeBlocksOnEveryPage stays raced);
+#   eb6bcf8; TestThemeBlocksOnEveryPage stays raced); and TestSearchDirectoryOfReusedTrees (renders
+#   half the sample's trees twice to compare the search directory's bytes with the shared render's:
+#   the html package's longest raced test, 38 s under -race on a busy machine; the reuse of trees is
+#   raced in the exporter's TestExportToMemoryFileSystem);
 # - OUTPUT_MORE: 19 more of the same kind (each format alone, images, math, the bucket and the demo's
 #   formats, the website's downloads, notices and links): about 330 s of the race suite's wall time
 #   (9ad68b7, a loaded machine, 10 to 49 s each); and the fault matrix's 33 rows (57 CPU-s), whose
@@ -76,7 +79,7 @@ GO_DIRS     := cmd exporter templates themes
 CHILD_TESTS := TestKilledExportsNeverMixOutputs|TestSignalStopsRendering
 OUTPUT_FIRST := TestIdentityInRenderKey|TestDocsOnThisPageCount|TestWhatChanged|TestBuildFromCache|TestEveryFormat|TestTokenNeverLogged|TestPlantedLinksAndEditsNeverReachTheSite|TestHostileContent|TestExportFaultExitCodes|TestExportPlanWhoami
 OUTPUT_NEXT  := TestIncrementalExport|TestHiddenAttributeReachesNoFormat|TestMathOverBudgetFailsAlone|TestPDFTimeoutFailsThatExportOnly|TestContentImagesRefusedOrRemote|TestSearchIndexesHoldNoHiddenText|TestPrintRemoteAssetsKeepTheAddressPolicy|TestDemo|TestDemoSiteIdentity
-OUTPUT_SITE  := TestDeterministic|TestPublisherLook|TestThemeAssetsHashed|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage|TestSharedBlocksAsRendered
+OUTPUT_SITE  := TestDeterministic|TestPublisherLook|TestThemeAssetsHashed|TestSitemapRobotsCanonical|TestEveryInternalLinkIsRelativeAndResolves|TestIdentityOnEveryPage|TestThemeOverridesWordsOnWebsite|TestStarterTheme|TestIdentityAssets|TestNoSitemap|TestThemeOverride|TestSocialWithoutSiteURL|TestDraftsWithIncludeUnpublished|TestGoldenIdentity|TestUnpublishedNodesNeverReachAPage|TestSharedBlocksAsRendered|TestSearchDirectoryOfReusedTrees
 OUTPUT_MORE  := TestWarmBuildRepeatsNothing|TestDisplayMathOnOneLineEveryFormat|TestImagesOfUnpublishedNodesNotFetched|TestSourceDate|TestChangeDetection|TestFaultMatrix|TestMathEveryFormat|TestContentImagesKeptInTheOutput|TestANewFormatIsData|TestEPUBFormat|TestBuildFailsClearly|TestPDFHoldsContentImages|TestCartridgeExport|TestCacheIsScopedByAPIOrigin|TestExportToBucket|TestDemoFormats|TestAttributeOrderAndLabelSettings|TestNopublishBuild|TestContentsPageDownloads|TestSearchChunks|TestFallbackNotice|TestPrevNext|TestLanguageSwitcherAndHreflang|TestMathStyleOnMathPages|TestOnThisPageLinks
 OUTPUT_CLI   := TestCartridgeVersionSetting|TestBuildCurriculumFlag|TestExportGolden|TestQuiet|TestConfigElsewhereResolvesPaths|TestSummaryJSON|TestJSONLogHasNoProse|TestDemoServe
 OUTPUT_TESTS := $(OUTPUT_FIRST)|$(OUTPUT_NEXT)|$(OUTPUT_SITE)|$(OUTPUT_MORE)|$(OUTPUT_CLI)

@@ -40,9 +40,12 @@ while read -r pkg dir files; do
   # One instrumented test binary per package (go test -c -fuzz builds it
   # as go test -fuzz would), run once per target from the package's
   # folder, as go test runs it, with the same corpus cache: a link and
-  # a go command less per target.
+  # a go command less per target. Linked without a symbol table or
+  # DWARF (-s -w), as go test links the binaries it runs itself (go test
+  # -c keeps them; a panic's trace needs neither): the 33 packages' links
+  # took 34.8 to 41.1 s instead of 49.6 to 53.2 (2 cores, compiled).
   test=$bin/$(echo "$pkg" | tr / _).test
-  $GO test -c -fuzz '^Fuzz' -o "$test" "$pkg"
+  $GO test -c -fuzz '^Fuzz' -ldflags='-s -w' -o "$test" "$pkg"
   for f in $targets; do
     echo "== $pkg $f"
     (cd "$dir" && "$test" -test.run '^$' -test.fuzz "^$f\$" -test.fuzztime "$FUZZTIME" "${workers[@]}" -test.fuzzcachedir "$cache/$pkg")

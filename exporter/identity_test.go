@@ -19,6 +19,9 @@ import (
 // a run with the same identity carries the pages over, and a change to a
 // setting or to the content of its logo renders them again.
 func TestIdentityInRenderKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: four whole exports of the sample (make test runs it)")
+	}
 	t.Parallel()
 	_, url := sampleServer(t, sandbox.Options{})
 	logo := filepath.Join(t.TempDir(), "logo.svg")

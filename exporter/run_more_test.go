@@ -251,6 +251,9 @@ func changedFiles(t *testing.T, dir string, old time.Time) []string {
 // only the exports of its curriculum are rendered again, only files whose
 // bytes changed are rewritten, and the result equals a full export.
 func TestIncrementalExport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: whole exports of the sample in four formats (make test runs it)")
+	}
 	t.Parallel()
 	h, url := sampleServer(t, sandbox.Options{})
 	out := filepath.Join(t.TempDir(), "out")

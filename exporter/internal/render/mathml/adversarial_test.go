@@ -86,6 +86,9 @@ var adversarial = []struct {
 // interpreter goes on converting. Nothing is timed: the budget counts
 // work, so the outcome is the same on every machine.
 func TestAdversarial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: each expression runs Temml to its budget (make test runs it)")
+	}
 	c := New(Options{Runtimes: 1, CacheBytes: -1})
 	ctx := context.Background()
 	for _, a := range adversarial {
