@@ -207,7 +207,11 @@ HTML
     "$(awk -v a="$crate" -v b="$hrate" 'BEGIN{printf "%.2fx", a/b}')"
   printf '%-8s %-6s %8s %10s %12s\n' "$n" hugo "$hs" "$hrate" "$((hk / 1024))"
   echo "         (median CPU seconds, user + system: curex $cc, Hugo $hc, Hugo ÷ curex $(awk -v a="$hc" -v b="$cc" 'BEGIN{printf "%.2fx", a/b}'); peak memory curex ÷ Hugo $(awk -v a="$ck" -v b="$hk" 'BEGIN{printf "%.2f", a/b}'))"
-  echo "         (curex wrote $cpages HTML files, Hugo $hpages)"
+  # Every file and folder a run makes costs an inode, which is what a
+  # slow phase of the disk charges for (see WARMUP above).
+  cinodes=$(find "$dir/curex-site-1" | wc -l)
+  hinodes=$(find "$dir/hugo-public-1" | wc -l)
+  echo "         (curex wrote $cpages HTML files, Hugo $hpages; files and folders: curex $cinodes, Hugo $hinodes)"
   read -r cpb ceb < <(weight "$dir/curex-site-1")
   read -r hpb heb < <(weight "$dir/hugo-public-1")
   echo "         (bytes per page: curex $cpb, Hugo $hpb; navigation bytes per entry: curex $ceb, Hugo $heb, $(awk -v a="$ceb" -v b="$heb" 'BEGIN{printf "%.2fx", a/b}'))"
