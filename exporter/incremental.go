@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -20,6 +19,7 @@ import (
 	"github.com/curex/curex/exporter/internal/localfile"
 	"github.com/curex/curex/exporter/internal/model"
 	"github.com/curex/curex/exporter/internal/output"
+	"github.com/curex/curex/exporter/internal/programid"
 	"github.com/curex/curex/exporter/internal/render"
 	"github.com/curex/curex/exporter/internal/setting"
 )
@@ -55,9 +55,10 @@ type pendingTree struct {
 
 // newReuse sums what shapes the files of each curriculum of plan (see
 // globalKey). The settings and files a setting names are read now, so
-// that their errors stop the run before a request; the program (tens
-// of megabytes) is summed on a goroutine of its own while the first
-// trees are fetched and read.
+// that their errors stop the run before a request; the program is
+// named on a goroutine of its own while the first trees are fetched and
+// read (programid.Self: its build ID, or where it has none the SHA-256
+// of tens of megabytes).
 func newReuse(ctx context.Context, o renderKeyOptions, plan *fetch.Plan, b *bodies) (*reuse, error) {
 	global, err := globalKey(ctx, o)
 	if err != nil {
@@ -74,7 +75,7 @@ func newReuse(ctx context.Context, o renderKeyOptions, plan *fetch.Plan, b *bodi
 	u := &reuse{done: make(chan struct{}), bodies: b}
 	go func() {
 		defer close(u.done)
-		program, err := programSum()
+		program, err := programid.Self()
 		if err != nil {
 			u.err = fmt.Errorf("render key: %w", err)
 			return
@@ -207,7 +208,7 @@ func (c *Config) renderKeyOptions() renderKeyOptions {
 }
 
 // globalKey sums up what shapes every export besides the trees and their
-// curriculum but the program (programSum): options, site files, theme.
+// curriculum but the program (programid.Self): options, site files, theme.
 func globalKey(ctx context.Context, o renderKeyOptions) ([]byte, error) {
 	h := sha256.New()
 	formats := slices.Clone(o.formats)
@@ -272,26 +273,6 @@ func hashTheme(ctx context.Context, h io.Writer, dir string) error {
 		}
 	}
 	return nil
-}
-
-// programSum is the SHA-256 of the program itself (templates, theme
-// and renderers are built in), which no setting names; nil when the
-// program cannot say where it is.
-func programSum() ([]byte, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, nil
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
-	}
-	return h.Sum(nil), nil
 }
 
 // siteFileSetting names the setting that gave file f of id.
