@@ -14,12 +14,14 @@ FUZZTIME    ?= 20s
 # FUZZTIME_TEST: how much make test fuzzes each target (make fuzz runs FUZZTIME).
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
 # "context deadline exceeded" when a duration ends (go.dev/issue/75804), and a
-# count does the same work on a busy machine. 100 new inputs a target after its
+# count does the same work on a busy machine. 20 new inputs a target after its
 # seed corpus (which the suites also run), with one worker process (FUZZ_WORKERS=1, see
 # .ci/fuzz.sh): a smoke run that each target fuzzes, make fuzz is the search. Idle machine, 63
 # targets: 104 CPU-s at 1 input (the instrumented links, the processes, the seed corpora), 170
-# at 300; the step cost 259 to 273 CPU-s at 1,000 with a worker per core.
-FUZZTIME_TEST ?= 100x
+# at 300; the step cost 259 to 273 CPU-s at 1,000 with a worker per core. 67 targets
+# (2026-12-06, idle): 80 CPU-s in 65 s at 20, 148 in 120 s at 100, where CI had been spending
+# a tenth of its CPU.
+FUZZTIME_TEST ?= 20x
 GO_DIRS     := cmd exporter templates themes
 # PLAIN_TESTS: tests that run once, without -race (test-plain), not in the race suite:
 # - the tests of curex as child processes: under -race each child is a race-built test binary, ten

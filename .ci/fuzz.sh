@@ -2,7 +2,7 @@
 # fuzz.sh: run every fuzz target of the module for FUZZTIME each.
 #
 #   .ci/fuzz.sh                       # make fuzz: 20s each
-#   FUZZTIME=300x .ci/fuzz.sh         # make test: 300 inputs each
+#   FUZZTIME=20x .ci/fuzz.sh          # make test: 20 inputs each
 #   KEEP_CORPUS=1 .ci/fuzz.sh         # make fuzz-corpus: also keep what was found
 #   FUZZ_WORKERS=1 .ci/fuzz.sh        # one worker process a target (default: one per core)
 #
