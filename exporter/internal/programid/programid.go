@@ -1,6 +1,6 @@
 // Package programid names the program that runs: a value that changes
-// whenever any byte of its executable does (its templates, theme and
-// renderers are built in), for the render keys of incremental exports.
+// whenever it is built differently (its templates, theme and renderers
+// are built in), for the render keys of incremental exports.
 //
 // A Go executable for Linux carries its build ID in an ELF note, whose
 // last part is the hash cmd/go takes of the linked binary (go build and
@@ -41,12 +41,12 @@ func Of(path string) ([]byte, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("program: %w", err)
+		return nil, fmt.Errorf("program: %w", err) // names path
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("program %s: %w", path, err)
+		return nil, fmt.Errorf("program: %w", err) // names path
 	}
 	return append([]byte("sha256:"), h.Sum(nil)...), nil
 }

@@ -201,6 +201,8 @@ func (r *Converter) markdown(buf *bytes.Buffer, src, idPrefix string, shift int,
 // 5,000-page bench tree allocated.
 type bufferWriter struct{ *bytes.Buffer }
 
+var _ util.BufWriter = bufferWriter{}
+
 // Buffered is 0: nothing waits to be written.
 func (bufferWriter) Buffered() int { return 0 }
 
@@ -372,5 +374,3 @@ func (nopPreWrapper) End(bool) string           { return "" }
 func escape(s string) string {
 	return template.HTMLEscapeString(markup.Text(s))
 }
-
-var _ util.BufWriter = bufferWriter{}
